@@ -1,0 +1,280 @@
+"""Rulesets and their table settings (RULES sections 1-5).
+
+``Rules`` is a frozen dataclass with keyword-only settings. A setting left at ``None``
+takes the ruleset's default, so ``Rules(ruleset="ultimate", players=4)`` equals
+``Rules.preset("ultimate", players=4)``. A setting that does not apply to the ruleset,
+an unknown setting or a value out of range is refused with a message that names the
+setting and the values it allows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Ruleset = Literal["classic", "ultimate", "countdown", "cycles"]
+RULESETS: tuple[Ruleset, ...] = ("classic", "ultimate", "countdown", "cycles")
+DrawPolicy = Literal["single", "until_playable", "single_then_pass", "until_play"]
+LastCard = Literal["manual", "auto", "off"]
+
+PLAYERS: dict[str, tuple[int, int]] = {
+    "classic": (2, 5),
+    "ultimate": (2, 8),
+    "countdown": (2, 6),
+    "cycles": (2, 11),
+}
+
+# setting -> {ruleset: default}; a ruleset missing from the inner dict does not use it.
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "hand_size": {"classic": "auto", "ultimate": "auto"},
+    "packs": {"ultimate": "auto"},
+    "voluntary_draw": {"classic": True, "ultimate": True, "countdown": True},
+    "draw_policy": {
+        "classic": "single",
+        "ultimate": "single_then_pass",
+        "countdown": "until_play",
+    },
+    "stock_empty": {"classic": "block", "ultimate": "reshuffle"},
+    "action_cards": {"classic": False, "ultimate": True},
+    "last_card": {
+        "classic": "manual",
+        "ultimate": "manual",
+        "countdown": "off",
+        "cycles": "manual",
+    },
+    "ace_points": {"classic": 1, "ultimate": 1},
+    "mode": {"classic": "match", "ultimate": "match", "countdown": "match"},
+    "target": {"classic": 500, "ultimate": 100},
+    "start": {"countdown": 8},
+    "cycle_limit": {"cycles": 30},
+}
+
+_ALLOWED: dict[str, tuple[Any, ...] | tuple[int, int]] = {
+    "hand_size": ("auto", 5, 7),
+    "packs": ("auto", 1, 2),
+    "voluntary_draw": (True, False),
+    "draw_policy": ("single", "until_playable", "single_then_pass", "until_play"),
+    "stock_empty": ("block", "reshuffle"),
+    "action_cards": (True, False),
+    "last_card": ("manual", "auto", "off"),
+    "ace_points": (1, 11),
+    "mode": ("single", "match"),
+}
+_RANGES: dict[str, tuple[int, int]] = {
+    "target": (50, 5000),
+    "start": (2, 8),
+    "cycle_limit": (1, 500),
+    "turn_timer": (10, 3600),
+}
+# Draw policies a ruleset may use: countdown's own (K5) is the only one it has.
+_POLICIES: dict[str, tuple[str, ...]] = {
+    "classic": ("single", "until_playable", "single_then_pass"),
+    "ultimate": ("single", "until_playable", "single_then_pass"),
+    "countdown": ("until_play",),
+}
+
+SETTING_HELP: dict[str, str] = {
+    "players": "number of seats",
+    "hand_size": "cards dealt to each player: auto deals 7 to each of 2 players, else 5",
+    "packs": "52-card packs: auto uses two for 6 to 8 players",
+    "voluntary_draw": "a player may draw even when holding a legal card",
+    "draw_policy": (
+        "single: draw one and maybe play it; until_playable: draw until a legal card; "
+        "single_then_pass: drawing one card ends the turn; "
+        "until_play: keep drawing, one draw a move, until you play"
+    ),
+    "stock_empty": "block: an empty stock stays empty; reshuffle: the discards make a new stock",
+    "action_cards": "2 draw two, Q skip, A reverse",
+    "last_card": "manual: call it with the play (!); auto: called for you; off: no call",
+    "ace_points": "points of an ace left in hand",
+    "mode": "single: one round; match: rounds up to the target",
+    "target": "match score that ends the match",
+    "start": "each player's starting number (cards dealt and wild rank)",
+    "cycle_limit": "cycles played at most before the game ends",
+    "turn_timer": "seconds a player has for a move before the table times them out",
+}
+
+
+class RulesError(ValueError):
+    """An invalid ruleset, setting or combination of settings."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """A ruleset with its table settings; build with ``Rules.preset(name, players=n)``."""
+
+    ruleset: Ruleset = "classic"
+    players: int = 4
+    hand_size: Literal["auto", 5, 7] | None = None
+    packs: Literal["auto", 1, 2] | None = None
+    voluntary_draw: bool | None = None
+    draw_policy: DrawPolicy | None = None
+    stock_empty: Literal["block", "reshuffle"] | None = None
+    action_cards: bool | None = None
+    last_card: LastCard | None = None
+    ace_points: Literal[1, 11] | None = None
+    mode: Literal["single", "match"] | None = None
+    target: int | None = None
+    start: int | None = None
+    cycle_limit: int | None = None
+    turn_timer: int = 180
+
+    def __post_init__(self) -> None:
+        if self.ruleset not in RULESETS:
+            raise RulesError(f"ruleset must be one of {', '.join(RULESETS)}; got {self.ruleset!r}")
+        low, high = PLAYERS[self.ruleset]
+        if not isinstance(self.players, int) or not low <= self.players <= high:
+            raise RulesError(
+                f"players must be {low} to {high} for {self.ruleset}; got {self.players!r}"
+            )
+        for name, defaults in _DEFAULTS.items():
+            value = getattr(self, name)
+            if value is None:
+                object.__setattr__(self, name, defaults.get(self.ruleset))
+            elif self.ruleset not in defaults:
+                raise RulesError(
+                    f"setting {name} does not apply to {self.ruleset}; it is a setting of "
+                    f"{', '.join(defaults)}"
+                )
+            else:
+                _check_value(name, value)
+        _check_value("turn_timer", self.turn_timer)
+        policies = _POLICIES.get(self.ruleset)
+        if policies is not None and self.draw_policy not in policies:
+            raise RulesError(
+                f"draw_policy must be one of {', '.join(policies)} for {self.ruleset}; "
+                f"got {self.draw_policy!r}"
+            )
+        cards = self.deck_size() - (0 if self.ruleset == "cycles" else 1)
+        dealt = self.cards_dealt()
+        if dealt > cards:
+            raise RulesError(
+                f"hand_size x players = {dealt} cards is more than the {cards} the deck "
+                f"has to deal ({self.ruleset}, {self.players} players, {self.pack_count()} "
+                "pack(s)); use fewer players, a smaller hand or two packs"
+            )
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, *, players: int | None = None, **settings: Any) -> Rules:
+        """The named ruleset's defaults, with any settings changed."""
+        if name not in RULESETS:
+            raise RulesError(f"ruleset must be one of {', '.join(RULESETS)}; got {name!r}")
+        _check_names(settings)
+        if players is None:
+            players = 4
+        return cls(ruleset=name, players=players, **settings)
+
+    def replace(self, **settings: Any) -> Rules:
+        """A copy with some settings changed (validated like a new ruleset).
+
+        Settings of the old ruleset that a new ``ruleset`` does not use are dropped.
+        """
+        _check_names(settings, extra=("ruleset",))
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        ruleset = settings.get("ruleset", self.ruleset)
+        if ruleset != self.ruleset:
+            for name, defaults in _DEFAULTS.items():
+                if ruleset not in defaults or self.ruleset not in defaults:
+                    values[name] = None
+        values.update(settings)
+        return Rules(**values)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rebuild rules from ``to_dict()`` output (or any dict of settings)."""
+        data = dict(data)
+        name = data.pop("ruleset", "classic")
+        return cls.preset(name, **data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting that applies to this ruleset, JSON-ready."""
+        out: dict[str, Any] = {"ruleset": self.ruleset, "players": self.players}
+        for name, defaults in _DEFAULTS.items():
+            if self.ruleset in defaults:
+                out[name] = getattr(self, name)
+        out["turn_timer"] = self.turn_timer
+        return out
+
+    # -- derived facts ------------------------------------------------------------------
+
+    @property
+    def family(self) -> Literal["shedding", "cycles"]:
+        return "cycles" if self.ruleset == "cycles" else "shedding"
+
+    def pack_count(self) -> int:
+        if self.ruleset == "cycles":
+            return 1
+        if self.packs in (1, 2):
+            return int(self.packs)
+        if self.ruleset == "ultimate" and self.players >= 6:
+            return 2
+        return 1
+
+    def deck_size(self) -> int:
+        return 55 if self.ruleset == "cycles" else 52 * self.pack_count()
+
+    def hand_count(self) -> int:
+        """Cards dealt to each player (countdown: the starting number)."""
+        if self.ruleset == "cycles":
+            return 5
+        if self.ruleset == "countdown":
+            return int(self.start or 8)
+        if self.hand_size in (5, 7):
+            return int(self.hand_size)
+        return 7 if self.players == 2 else 5
+
+    def cards_dealt(self) -> int:
+        return self.hand_count() * self.players
+
+    @staticmethod
+    def settings_for(ruleset: str) -> dict[str, Any]:
+        """The settings of a ruleset with their defaults and allowed values, for forms."""
+        if ruleset not in RULESETS:
+            raise RulesError(f"ruleset must be one of {', '.join(RULESETS)}; got {ruleset!r}")
+        low, high = PLAYERS[ruleset]
+        out: dict[str, Any] = {
+            "players": {"default": 4, "range": [low, high], "help": SETTING_HELP["players"]}
+        }
+        for name, defaults in _DEFAULTS.items():
+            if ruleset in defaults:
+                entry: dict[str, Any] = {"default": defaults[ruleset], "help": SETTING_HELP[name]}
+                if name == "draw_policy":
+                    entry["choices"] = list(_POLICIES[ruleset])
+                elif name in _ALLOWED:
+                    entry["choices"] = list(_ALLOWED[name])
+                else:
+                    entry["range"] = list(_RANGES[name])
+                out[name] = entry
+        out["turn_timer"] = {
+            "default": 180,
+            "range": list(_RANGES["turn_timer"]),
+            "help": SETTING_HELP["turn_timer"],
+        }
+        return out
+
+
+def _setting_names() -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(Rules) if not f.name.startswith("_"))
+
+
+def _check_names(settings: dict[str, Any], extra: tuple[str, ...] = ()) -> None:
+    names = set(_setting_names()) - {"ruleset"} | set(extra)
+    for name in settings:
+        if name not in names:
+            raise RulesError(f"unknown setting {name!r}; settings are: {', '.join(sorted(names))}")
+
+
+def _check_value(name: str, value: Any) -> None:
+    if name in _ALLOWED:
+        allowed = _ALLOWED[name]
+        # bool is an int: keep True from passing for 1 and 1 for True.
+        if not any(value == a and type(value) is type(a) for a in allowed):
+            shown = ", ".join(repr(a) for a in allowed)
+            raise RulesError(f"{name} must be one of {shown}; got {value!r}")
+    else:
+        low, high = _RANGES[name]
+        if type(value) is not int or not low <= value <= high:
+            raise RulesError(f"{name} must be a whole number from {low} to {high}; got {value!r}")
