@@ -30,6 +30,7 @@ from .cards import (
     CARD_TEXT,
     COPY,
     EIGHT,
+    JOKERS,
     LOW,
     QUEEN,
     RANK_MASK,
@@ -39,6 +40,7 @@ from .cards import (
     Card,
     Mask,
     cards_of,
+    mask_of,
     parse_card,
     shedding_points,
     standard_deck,
@@ -252,12 +254,13 @@ class SheddingGame(Game):
         n = cfg.n
         stock = standard_deck(cfg.packs)
         self._rng.shuffle(stock)
+        counts = self.numbers if cfg.countdown else [cfg.hand_count] * n
         hands = [0] * n
-        for seat_offset in range(max(self._deal_counts())):
-            for k in range(n):
-                seat = (self.dealer + 1 + k) % n
-                if seat_offset < self._deal_counts()[seat]:
-                    hands[seat] = _add(hands[seat], stock.pop())
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            count = counts[seat]
+            hands[seat] = mask_of(stock[-count:])
+            del stock[-count:]
         self.hands = hands
         self.stock = stock
         self.discard: list[Card] = []
@@ -269,12 +272,6 @@ class SheddingGame(Game):
                 starter = stock.pop()
                 tries += 1
         return self._begin(starter)
-
-    def _deal_counts(self) -> list[int]:
-        cfg = self._cfg
-        if cfg.countdown:
-            return list(self.numbers)
-        return [cfg.hand_count] * cfg.n
 
     def _setup(self, deal: Deal) -> list[Event]:
         cfg = self._cfg
@@ -304,7 +301,7 @@ class SheddingGame(Game):
 
         def take(text: str) -> Card:
             card = parse_card(text)
-            if card > 63:
+            if card in JOKERS:
                 raise ValueError(f"{text} is not a card of {self.rules.ruleset}")
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > cfg.packs:
