@@ -130,7 +130,7 @@ def test_c6_until_playable_draws_until_a_legal_card_then_play_it() -> None:
         draw_policy="until_playable",
     )
     events = game.play("draw")
-    drew = [e for e in events if e.type == "drew"][0]
+    drew = next(e for e in events if e.type == "drew")
     assert [CARD_TEXT[c] for c in drew.cards] == ["KC", "JS", "9D"]
     assert moves_text(game) == ["9D"]
     with pytest.raises(IllegalMove):
@@ -162,7 +162,7 @@ def test_c7_blocked_stock_then_blockade_ends_the_round() -> None:
     assert not game.is_over
     events = game.play("pass")
     assert game.is_over
-    over = [e for e in events if e.type == "round_over"][0]
+    over = next(e for e in events if e.type == "round_over")
     assert over.data is not None and over.data["reason"] == "blockade"
     # lowest points: seat 2 has AS (1 point)
     assert game.result is not None and game.result.winner == 2
