@@ -312,17 +312,7 @@ def rules_command(
     console.print(table)
 
 
-def _register_extensions() -> None:
-    """Commands that live with their packages: the simulation lab and the card room."""
-    from .server.commands import register as register_server
-    from .sim.commands import register as register_sim
-
-    register_sim(app)
-    register_server(app)
-
-
 def main() -> None:
-    _register_extensions()
     app()
 
 

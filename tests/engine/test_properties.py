@@ -139,7 +139,7 @@ UNLISTED = [Move.parse(t) for t in ("8S:H", "7H", "2C", "QD", "AS", "KH", "5D", 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=shedding_rules(), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**16))
-def test_g6_conservation_g5_hidden_cards_and_legal_moves_in_random_games(
+def test_g6_conservation_and_legal_moves_in_random_games(
     rules: Rules, seed: int, choice_seed: int
 ) -> None:
     game = new_game(rules, seed=seed)
@@ -204,3 +204,34 @@ def test_g4_a_seed_deals_the_same_cards_on_any_machine() -> None:
     assert game.hand(0) == ["4S", "3D", "7D", "TC", "JC", "QC", "KC"]
     assert game.hand(1) == ["TS", "AH", "KH", "2D", "6D", "QD", "6C"]
     assert game.top_card == "3S"
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=shedding_rules(), seed=st.integers(0, 2**32), choice_seed=st.integers(0, 2**16))
+def test_g5_no_view_or_log_shows_a_card_its_seat_may_not_see(
+    rules: Rules, seed: int, choice_seed: int
+) -> None:
+    game = new_game(rules, seed=seed)
+    assert isinstance(game, SheddingGame)
+    rng = random.Random(choice_seed)
+    n = rules.players
+    held: list[set[str]] = [set(game.hand(s)) for s in range(n)]
+    played: set[str] = {game.top_card} | {CARD_TEXT[c] for c in game.discard}
+    round_no = game.round
+    while not game.is_over and len(game.moves) < 400:
+        events = game.play(rng.choice(game.legal_moves()))
+        if game.round != round_no:
+            round_no = game.round
+            held = [set() for _ in range(n)]
+            played = set()
+        for event in events:
+            if event.type in ("played", "starter", "declared"):
+                played.update(CARD_TEXT[c] for c in event.cards)
+        played.update(CARD_TEXT[c] for c in game.discard)
+        for seat in range(n):
+            held[seat] |= set(game.hand(seat))
+        if game.is_over:
+            break
+        assert visible_cards(game.view(None, log=True)) <= played
+        for seat in range(n):
+            assert visible_cards(game.view(seat, log=True)) <= held[seat] | played

@@ -182,6 +182,7 @@ class SheddingGame(Game):
         "direction",
         "discard",
         "drawn",
+        "follow",
         "hands",
         "numbers",
         "passes",
@@ -343,6 +344,7 @@ class SheddingGame(Game):
         self.top = starter
         self.suit = starter >> 4
         self.declared = False
+        self.follow = SUIT_MASK[starter >> 4] | RANK_MASK[starter & 15]
         self.pending = 0
         self.passes = 0
         self.drawn = -1
@@ -373,11 +375,7 @@ class SheddingGame(Game):
         if self.pending:
             return kinds & TWOS, 0
         wild = self._wild[seat]
-        if self.declared:
-            plain = kinds & SUIT_MASK[self.suit] & ~wild
-        else:
-            plain = kinds & (SUIT_MASK[self.suit] | RANK_MASK[self.top & 15]) & ~wild
-        return plain, kinds & wild
+        return kinds & self.follow & ~wild, kinds & wild
 
     def _compute_legal(self) -> tuple[Move, ...]:
         phase = self.phase
@@ -385,25 +383,39 @@ class SheddingGame(Game):
             return ()
         seat = self.current
         cfg = self._cfg
-        call = cfg.last_card == LC_MANUAL and self.hands[seat].bit_count() == 2
+        hand = self.hands[seat]
+        call = cfg.last_card == LC_MANUAL and hand.bit_count() == 2
         if phase == PLAY:
-            plain, wild = self._playable(seat)
+            if cfg.two_packs:
+                hand = (hand | (hand >> COPY)) & LOW
             if self.pending:
+                plain = hand & TWOS
+                wild = 0
                 tail = 1
-            elif self._can_draw():
-                tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
             else:
-                tail = 0 if (plain | wild) else 2
-            return _moves_for(plain, wild, call, tail)
-        if phase == DRAWN:
+                wilds = self._wild[seat]
+                wild = hand & wilds
+                plain = hand & self.follow & ~wilds
+                if self.stock or (cfg.reshuffle and len(self.discard) > 1):
+                    tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
+                else:
+                    tail = 0 if (plain | wild) else 2
+        elif phase == DRAWN:
             low = 1 << self.drawn
             if self._wild[seat] & low:
-                return _moves_for(0, low, call, 2)
-            return _moves_for(low, 0, call, 2)
-        if phase == AFTER_DRAW:
+                plain, wild = 0, low
+            else:
+                plain, wild = low, 0
+            tail = 2
+        elif phase == AFTER_DRAW:
             plain, wild = self._playable(seat)
-            return _moves_for(plain, wild, call, 0 if (plain | wild) else 2)
-        return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+            tail = 0 if (plain | wild) else 2
+        else:
+            return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+        moves = _MEMO.get(plain | (wild << 64) | (call << 128) | (tail << 129))
+        if moves is None:
+            moves = _moves_for(plain, wild, call, tail)
+        return moves
 
     def _accepts_unlisted(self, move: Move) -> bool:
         if self.phase == OVER:
@@ -496,6 +508,7 @@ class SheddingGame(Game):
         dealer = self.dealer
         self.suit = suit
         self.declared = True
+        self.follow = SUIT_MASK[suit]
         self.phase = PLAY
         self.current = (dealer + self.direction) % self._cfg.n
         return [Event("declared", dealer, (self.top,), data={"suit": SUITS[suit]})]
@@ -528,10 +541,12 @@ class SheddingGame(Game):
         if suit is not None:
             self.suit = suit
             self.declared = True
+            self.follow = SUIT_MASK[suit]
             events = [Event("played", seat, (card,), False, {"declared": SUITS[suit]})]
         else:
             self.suit = card >> 4
             self.declared = False
+            self.follow = SUIT_MASK[card >> 4] | RANK_MASK[card & 15]
             events = [Event("played", seat, (card,))]
         left = hand.bit_count()
         if left == 1 and cfg.last_card:
@@ -805,6 +820,7 @@ class SheddingGame(Game):
         other.direction = self.direction
         other.discard = self.discard.copy()
         other.drawn = self.drawn
+        other.follow = self.follow
         other.hands = self.hands.copy()
         other.numbers = self.numbers.copy()
         other.passes = self.passes
