@@ -642,20 +642,30 @@ class SheddingGame(Game):
             events.append(Event("drew", seat, tuple(cards), True))
             self.phase = AFTER_DRAW
             return events
-        got = self._take(seat, 1, events)
-        events.append(Event("drew", seat, got, True))
+        stock = self.stock
+        if stock:
+            card = stock.pop()
+            hand = self.hands[seat]
+            bit = 1 << card
+            self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
+            self.passes = 0
+            events.append(Event("drew", seat, (card,), True))
+        else:
+            got = self._take(seat, 1, events)
+            events.append(Event("drew", seat, got, True))
+            card = got[0] if got else -1
         if policy == UNTIL_PLAY:
             return events
-        if policy == SINGLE and got and self._fits(seat, got[0]):
+        if policy == SINGLE and card >= 0 and self._fits(seat, card):
             self.phase = DRAWN
-            self.drawn = got[0]
+            self.drawn = card
             return events
         self.current = (seat + self.direction) % cfg.n
         return events
 
     def _fits(self, seat: int, card: Card) -> bool:
-        plain, wild = self._playable(seat)
-        return bool((plain | wild) >> card & 1)
+        """Whether ``card`` is legal for ``seat`` now (no draw-two is pending)."""
+        return bool(((self.follow | self._wild[seat]) >> card) & 1)
 
     def _pass(self, seat: int) -> list[Event]:
         events = [Event("passed", seat)]
