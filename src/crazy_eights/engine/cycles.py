@@ -933,6 +933,13 @@ class CyclesGame(Game):
         game.best_power = 0
         game.best_seat = HOST
         game.left = 0
+        if game.cycle_cards:
+            game.lead_suit = parse_suit(view["lead_suit"])
+            game.left = int(view["turns_left"])
+            for card, who in zip(game.cycle_cards, game.cycle_seats, strict=True):
+                if POWER[card] > game.best_power:
+                    game.best_power = POWER[card]
+                    game.best_seat = who
         if game.phase == OVER:
             result = view["result"]
             game._result = GameResult(
@@ -949,13 +956,6 @@ class CyclesGame(Game):
         leader = view["leader"]
         game.leader = HOST if leader == "host" else int(leader)
         hand = game.hands[game.current]
-        if game.cycle_cards:
-            game.lead_suit = parse_suit(view["lead_suit"])
-            game.left = int(view["turns_left"])
-            for card, who in zip(game.cycle_cards, game.cycle_seats, strict=True):
-                if POWER[card] > game.best_power:
-                    game.best_power = POWER[card]
-                    game.best_seat = who
         if view["forced"]:
             if own == game.current and "forced_card" in view:
                 game.forced = parse_card(view["forced_card"])
