@@ -753,3 +753,63 @@ def test_clone_is_independent() -> None:
 
 def test_full_deck_mask() -> None:
     assert FULL_DECK.bit_count() == 55
+
+
+# -- from_view: a playable game from a seat's view and sampled hidden cards ---------------
+
+
+def _hidden(game: CyclesGame) -> tuple[list[list[int]], list[int]]:
+    hands = [[c for c in range(64) if h >> c & 1] for h in game.hands]
+    return hands, list(reversed(game.stock))
+
+
+def test_from_view_rebuilds_the_position() -> None:
+    rules = Rules.preset("cycles", players=4)
+    game = new_game(rules, 21)
+    assert isinstance(game, CyclesGame)
+    for _ in range(9):
+        game.play(game.legal_moves()[0])
+    seat = game.current_player
+    hands, stock = _hidden(game)
+    rebuilt = CyclesGame.from_view(rules, game.view(seat), hands=hands, stock=stock, seed=1)
+    for s in (None, 0, 1, 2, 3):
+        assert rebuilt.view(s) == game.view(s)
+    assert rebuilt.legal_moves() == game.legal_moves()
+    move = game.legal_moves()[-1]
+    assert rebuilt.play(move) == game.play(move)
+
+
+def test_from_view_infers_a_forced_card_hidden_from_the_viewer() -> None:
+    game = make(
+        [["5S", "2H", "3H"], ["4H", "5H", "6H"], ["7S", "8H", "9H"]],
+        ["2D", "3D", "9S", "4D"],
+        leader=0,
+    )
+    game.play("5S")
+    hands, stock = _hidden(game)
+    view = game.view(2)
+    assert view["forced"] is True and "forced_card" not in view
+    rebuilt = CyclesGame.from_view(game.rules, view, hands=hands, stock=stock, seed=0)
+    assert rebuilt.legal_moves() == game.legal_moves()
+
+
+def test_from_view_infers_a_y14_leaders_drawn_card() -> None:
+    game = make([["5S", "6S", "7H"], ["BJ"]], ["JK", "4H", "8C"], leader=1)
+    hands, stock = _hidden(game)
+    rebuilt = CyclesGame.from_view(game.rules, game.view(0), hands=hands, stock=stock, seed=0)
+    assert [m.text for m in rebuilt.legal_moves()] == ["4H", "4H!"]
+
+
+def test_from_view_refuses_hidden_cards_that_disagree_with_the_view() -> None:
+    game = make([["5S", "6S", "7S"], ["7H", "8S", "9S"]], ["2D", "3D"], leader=0)
+    hands, stock = _hidden(game)
+    view = game.view(0)
+    with pytest.raises(ValueError, match="holds 3 cards"):
+        CyclesGame.from_view(game.rules, view, hands=[hands[0], hands[1][:2]], stock=stock, seed=0)
+    with pytest.raises(ValueError, match="stock cards"):
+        CyclesGame.from_view(game.rules, view, hands=hands, stock=stock[:1], seed=0)
+    with pytest.raises(ValueError, match="two places"):
+        CyclesGame.from_view(game.rules, view, hands=hands, stock=[stock[0], hands[1][0]], seed=0)
+    swapped = [hands[1], hands[0]]
+    with pytest.raises(ValueError, match="not the view's hand"):
+        CyclesGame.from_view(game.rules, view, hands=swapped, stock=stock, seed=0)
