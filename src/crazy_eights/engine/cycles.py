@@ -43,7 +43,17 @@ Decisions where RULES.md is silent (each follows what the seed's host would do):
   one cycle for Y16.
 - Y17: when the game ends every hand is shown in the ``game_over`` event (the points
   are counted from them). The winner of a game ended by the cycle limit is the first
-  player of the standings.
+  player of the standings. A player who goes out mid-cycle ends the game at once; the
+  cards of that cycle stay on the table (neither removed nor picked up).
+- An explicit ``Deal`` gives every seat at least one card; with ``leader`` set, Y14
+  applies at once to a leader dealt a lone joker. Shedding fields (starter, discard,
+  scores, numbers, dealer, direction) are refused.
+- Views carry every public fact needed to go on (``turns_left``, ``forced``, the
+  revealed counts, the cycle with who played each card, the removed cards), so
+  ``from_view`` can rebuild a game from them plus sampled hidden cards. The identity
+  of a forced card (Y9, Y14) is known only to its player; rebuilt from another seat's
+  view, it is the one card of that hand that could have been drawn last (the lowest
+  non-joker that follows; in the rare case of two fitting jokers, the lower id).
 """
 
 from __future__ import annotations
