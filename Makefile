@@ -3,8 +3,11 @@ PYTHON ?= python3
 
 .PHONY: install test lint typecheck pytest bench serve
 
+# Everything the test suite needs: Debian's Chromium for the browser tests, then the
+# package with its development and interoperability extras.
 install:
-	$(PYTHON) -m pip install -e '.[dev]'
+	scripts/system-deps
+	$(PYTHON) -m pip install -e '.[dev,rl]'
 
 test: lint typecheck pytest
 
