@@ -880,7 +880,7 @@ class CyclesGame(Game):
         n = rules.players
         if len(view["players"]) != n or len(hands) != n:
             raise ValueError(f"the view and the hands must have {n} players")
-        game = cls.__new__(cls)
+        game = CyclesGame.__new__(CyclesGame)
         game.rules = rules
         game.seed = seed
         game._n = n

@@ -140,13 +140,21 @@ _WILD_CALL = [
     for c in range(64)
 ]
 _TAILS: tuple[tuple[Move, ...], ...] = ((), (DRAW,), (PASS,))
-_MEMO: dict[int, tuple[Move, ...]] = {}
+# Legal-move tuples memoised per wild mask, keyed by the playable cards with the call
+# and tail flags in the spare joker bits 13-15 (never set in a shedding mask), so every
+# key stays a small int.
+_MEMOS: dict[Mask, dict[int, tuple[Move, ...]]] = {}
+_CALL_BIT = 13
+_TAIL_SHIFT = 14
 
 
-def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int) -> tuple[Move, ...]:
+def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
     """The legal-move tuple for these playable masks (memoised: positions repeat)."""
-    key = plain | (wild << 64) | (call << 128) | (tail << 129)
-    moves = _MEMO.get(key)
+    table = _MEMOS.get(wilds)
+    if table is None:
+        table = _MEMOS[wilds] = {}
+    key = plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT)
+    moves = table.get(key)
     if moves is None:
         out: list[Move] = []
         mask = plain | wild
@@ -160,9 +168,9 @@ def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int) -> tuple[Move, ..
                 out.extend(_PLAIN_CALL[card] if call else _PLAIN[card])
         out.extend(_TAILS[tail])
         moves = tuple(out)
-        if len(_MEMO) > 500_000:
-            _MEMO.clear()
-        _MEMO[key] = moves
+        if len(table) > 200_000:
+            table.clear()
+        table[key] = moves
     return moves
 
 
@@ -385,6 +393,7 @@ class SheddingGame(Game):
         cfg = self._cfg
         hand = self.hands[seat]
         call = cfg.last_card == LC_MANUAL and hand.bit_count() == 2
+        wilds = self._wild[seat]
         if phase == PLAY:
             if cfg.two_packs:
                 hand = (hand | (hand >> COPY)) & LOW
@@ -393,7 +402,6 @@ class SheddingGame(Game):
                 wild = 0
                 tail = 1
             else:
-                wilds = self._wild[seat]
                 wild = hand & wilds
                 plain = hand & self.follow & ~wilds
                 if self.stock or (cfg.reshuffle and len(self.discard) > 1):
@@ -402,7 +410,7 @@ class SheddingGame(Game):
                     tail = 0 if (plain | wild) else 2
         elif phase == DRAWN:
             low = 1 << self.drawn
-            if self._wild[seat] & low:
+            if wilds & low:
                 plain, wild = 0, low
             else:
                 plain, wild = low, 0
@@ -412,10 +420,12 @@ class SheddingGame(Game):
             tail = 0 if (plain | wild) else 2
         else:
             return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
-        moves = _MEMO.get(plain | (wild << 64) | (call << 128) | (tail << 129))
-        if moves is None:
-            moves = _moves_for(plain, wild, call, tail)
-        return moves
+        table = _MEMOS.get(wilds)
+        if table is not None:
+            moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
+            if moves is not None:
+                return moves
+        return _moves_for(plain, wild, call, tail, wilds)
 
     def _accepts_unlisted(self, move: Move) -> bool:
         if self.phase == OVER:
