@@ -107,47 +107,95 @@ class Knowledge:
         constraints allow; an opponent left short (the constraints came from a
         voluntary draw) takes whatever is left. Tightly constrained seats go first.
         """
-        pool = self.unseen.copy()
-        rng.shuffle(pool)
+        pool = _shuffled(self.unseen, rng)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         hands[self.seat] = list(self.hand)
-        order = sorted(
-            (s for s in range(self.players) if s != self.seat),
-            key=lambda s: -sum(c.mask.bit_count() for c in self.constraints[s]),
-        )
-        taken = [False] * len(pool)
-        for s in order:
-            want = self.counts[s]
-            cons = [c for c in self.constraints[s] if c.allowance < want]
-            got = hands[s]
-            if cons:
-                used = [0] * len(cons)
-                for i, card in enumerate(pool):
-                    if len(got) >= want:
-                        break
-                    if taken[i]:
-                        continue
-                    bit = 1 << card
-                    ok = True
-                    for k, c in enumerate(cons):
-                        if c.mask & bit and used[k] >= c.allowance:
-                            ok = False
-                            break
-                    if not ok:
-                        continue
-                    for k, c in enumerate(cons):
-                        if c.mask & bit:
-                            used[k] += 1
-                    taken[i] = True
-                    got.append(card)
-            for i, card in enumerate(pool):
-                if len(got) >= want:
-                    break
-                if not taken[i]:
-                    taken[i] = True
-                    got.append(card)
-        stock = [card for i, card in enumerate(pool) if not taken[i]]
-        return hands, stock
+        single_pack = self.rules.pack_count() == 1
+        for s, want, forbid, soft in self._plan():
+            if not forbid and not soft:
+                hands[s] = pool[:want]
+                del pool[:want]
+            elif not soft and single_pack:
+                got = [c for c in pool if not (forbid >> c) & 1][:want]
+                if len(got) < want:
+                    got += [c for c in pool if (forbid >> c) & 1][: want - len(got)]
+                taken = 0
+                for c in got:
+                    taken |= 1 << c
+                hands[s] = got
+                pool = [c for c in pool if not (taken >> c) & 1]
+            else:
+                cons = soft + ([Constraint(forbid, 0)] if forbid else [])
+                hands[s], pool = _take_constrained(pool, want, cons)
+        return hands, pool
+
+    def _plan(self) -> list[tuple[int, int, Mask, list[Constraint]]]:
+        """Per opponent, most constrained first: (seat, count, forbidden, soft limits)."""
+        plan = self.__dict__.get("_plan_cache")
+        if plan is None:
+            plan = []
+            for s in range(self.players):
+                if s == self.seat:
+                    continue
+                want = self.counts[s]
+                forbid = 0
+                soft: list[Constraint] = []
+                for c in self.constraints[s]:
+                    if c.allowance == 0:
+                        forbid |= c.mask
+                    elif c.allowance < want:
+                        soft.append(c)
+                plan.append((s, want, forbid, soft))
+            plan.sort(key=lambda p: -(p[2].bit_count() + sum(c.mask.bit_count() for c in p[3])))
+            self.__dict__["_plan_cache"] = plan
+        return plan  # type: ignore[no-any-return]
+
+
+def _take_constrained(
+    pool: list[Card], want: int, cons: list[Constraint]
+) -> tuple[list[Card], list[Card]]:
+    """Take ``want`` cards from ``pool`` in order, skipping cards over a limit."""
+    masks = [c.mask for c in cons]
+    allow = [c.allowance for c in cons]
+    union = 0
+    for m in masks:
+        union |= m
+    ks = range(len(masks))
+    got: list[Card] = []
+    rest: list[Card] = []
+    for i, card in enumerate(pool):
+        if len(got) >= want:
+            rest.extend(pool[i:])
+            break
+        bit = 1 << card
+        if not union & bit:
+            got.append(card)
+            continue
+        for k in ks:
+            if masks[k] & bit and not allow[k]:
+                rest.append(card)
+                break
+        else:
+            for k in ks:
+                if masks[k] & bit:
+                    allow[k] -= 1
+            got.append(card)
+    short = want - len(got)
+    if short > 0:
+        got.extend(rest[:short])
+        del rest[:short]
+    return got, rest
+
+
+def _shuffled(items: list[Card], rng: random.Random) -> list[Card]:
+    """The cards in a random order: sorted by a random 16-bit key per card id.
+
+    Both copies of a card (two packs) get the same key and end up side by side, which
+    changes nothing since copies are interchangeable; a tie between two different
+    cards (about 1 in 2,000 per pair) keeps their order.
+    """
+    keys = list(memoryview(rng.randbytes(128)).cast("H"))
+    return sorted(items, key=keys.__getitem__)
 
 
 def _card(text: str) -> Card:

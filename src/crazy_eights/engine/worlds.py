@@ -24,13 +24,13 @@ CardLike = Card | str
 
 
 def _card(value: CardLike) -> Card:
-    return value if isinstance(value, int) else parse_card(value)
+    return value if value.__class__ is int else parse_card(value)  # type: ignore[arg-type]
 
 
 def _mask(cards: Sequence[CardLike]) -> Mask:
     mask = 0
     for value in cards:
-        bit = 1 << _card(value)
+        bit = 1 << (value if value.__class__ is int else parse_card(value))  # type: ignore[arg-type]
         mask |= (bit << COPY) if mask & bit else bit
     return mask
 
@@ -133,7 +133,9 @@ class WorldBuilder:
                     f"the view has {self.view['stock']} stock cards, the world {len(stock)}"
                 )
         game.hands = masks
-        game.stock = [_card(c) for c in reversed(stock)]
+        cards = [_card(c) for c in stock]
+        cards.reverse()
+        game.stock = cards
         if base.drawn == -2:
             # another seat's drawn card is hidden: the world lets it be its lowest card
             hand = masks[base.current]
@@ -205,4 +207,19 @@ def hand_points(game: Game) -> list[int]:
     return [0] * game.rules.players
 
 
-__all__ = ["WorldBuilder", "consecutive_passes", "hand_counts", "hand_points", "world_from_view"]
+__all__ = [
+    "WorldBuilder",
+    "consecutive_passes",
+    "hand_counts",
+    "hand_mask",
+    "hand_points",
+    "world_from_view",
+]
+
+
+def hand_mask(game: Game, seat: int) -> Mask:
+    """The cards of ``seat`` in a world, as a hand mask (shedding worlds; 0 otherwise)."""
+    hands = getattr(game, "hands", None)
+    if isinstance(hands, list):
+        return int(hands[seat])
+    return 0
