@@ -31,7 +31,9 @@ def positions(rules: Rules, count: int, *, skip: int = 12) -> list[tuple[dict, l
             if moves >= skip and len(prefer_calls(legal)) >= 2:
                 out.append((game.view(seat, log=True), legal))
                 break
-            game.play(bots[seat].choose(game.view(seat, log=True), legal) if len(legal) > 1 else legal[0])
+            game.play(
+                bots[seat].choose(game.view(seat, log=True), legal) if len(legal) > 1 else legal[0]
+            )
             moves += 1
     return out
 
@@ -48,7 +50,11 @@ def main() -> None:
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")
-        options[key] = int(value) if value.isdigit() else (float(value) if value.replace(".", "").isdigit() else value)
+        options[key] = (
+            int(value)
+            if value.isdigit()
+            else (float(value) if value.replace(".", "").isdigit() else value)
+        )
     spots = positions(rules, args.positions)
     print(f"{len(spots)} {args.rules} {args.players}-player mid-game decisions")
     for level in ("random", "heuristic"):
@@ -59,7 +65,10 @@ def main() -> None:
             for _ in range(20):
                 bot.choose(view, legal)
             times.append((time.perf_counter() - start) / 20)
-        print(f"{level:10s} mean {statistics.mean(times) * 1e3:8.3f} ms  max {max(times) * 1e3:8.3f} ms")
+        print(
+            f"{level:10s} mean {statistics.mean(times) * 1e3:8.3f} ms  "
+            f"max {max(times) * 1e3:8.3f} ms"
+        )
     bot = make_bot("ismcts", seed=1, iterations=args.iterations, **options)
     times = []
     iters = 0

@@ -8,7 +8,7 @@ import pytest
 
 from crazy_eights.bots import make_bot
 from crazy_eights.bots.ismcts import IsmctsBot
-from crazy_eights.bots.knowledge import kinds_of, knowledge_from_view, hand_mask
+from crazy_eights.bots.knowledge import hand_mask, kinds_of, knowledge_from_view
 from crazy_eights.engine import Rules
 from crazy_eights.engine.cards import parse_card
 from crazy_eights.engine.worlds import WorldBuilder, hand_counts, world_from_view
@@ -60,8 +60,9 @@ def test_samples_are_consistent_with_the_view(name: str, players: int, settings:
         assert sorted(hands[seat]) == sorted(parse_card(c) for c in view["hand"])
         seen = [parse_card(c) for c in view["discard"]]
         all_cards = sorted(seen + stock + [c for h in hands for c in h])
-        assert all_cards == sorted(c for c in range(64) for _ in range(rules.pack_count())
-                                   if c & 15 < 13)
+        assert all_cards == sorted(
+            c for c in range(64) for _ in range(rules.pack_count()) if c & 15 < 13
+        )
 
 
 @pytest.mark.parametrize(("name", "players", "settings"), TABLES)

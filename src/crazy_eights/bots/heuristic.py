@@ -137,7 +137,9 @@ def score_moves(
             elif rank == ACE and n > 2:
                 prev = know.next_seat(me, -1)
                 gain = counts[nxt] - counts[prev]
-                score += w.reverse * (1 if gain < 0 else -0.5) + (w.threat if counts[nxt] <= 2 else 0)
+                score += w.reverse * (1 if gain < 0 else -0.5) + (
+                    w.threat if counts[nxt] <= 2 else 0
+                )
                 target = prev
             elif rank == TWO:
                 score += w.two + (w.threat if counts[nxt] <= 2 else 0)

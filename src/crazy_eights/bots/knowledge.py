@@ -148,7 +148,7 @@ class Knowledge:
                 plan.append((s, want, forbid, soft))
             plan.sort(key=lambda p: -(p[2].bit_count() + sum(c.mask.bit_count() for c in p[3])))
             self.__dict__["_plan_cache"] = plan
-        return plan  # type: ignore[no-any-return]
+        return plan
 
 
 def _take_constrained(
@@ -276,8 +276,10 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]]) -> None:
             else:
                 suit = card >> 4
                 declared = False
-            pending = (card & 15) == 1 and know.rules.ruleset == "ultimate" and (
-                bool(know.rules.action_cards)
+            pending = (
+                (card & 15) == 1
+                and know.rules.ruleset == "ultimate"
+                and (bool(know.rules.action_cards))
             )
         elif kind in ("drew", "penalty") and seat is not None:
             count = int(event.get("count", 0))

@@ -44,9 +44,9 @@ def consecutive_passes(log: Sequence[dict[str, Any]] | None) -> int:
         kind = event.get("type")
         if kind == "passed":
             count += 1
-        elif kind in ("played", "declared", "round", "starter"):
-            break
-        elif kind in ("drew", "penalty") and event.get("count", 0):
+        elif kind in ("played", "declared", "round", "starter") or (
+            kind in ("drew", "penalty") and event.get("count", 0)
+        ):
             break
         elif kind == "penalty":
             # a penalty that found no card to draw counts as a pass
@@ -99,7 +99,7 @@ class WorldBuilder:
         seed: int,
     ) -> Game:
         if self._base is None:
-            from . import cycles  # noqa: PLC0415 - written in parallel, loaded on demand
+            from . import cycles
 
             from_view = getattr(cycles.CyclesGame, "from_view")  # noqa: B009
             game: Game = from_view(self.rules, self.view, hands=hands, stock=stock, seed=seed)
@@ -146,7 +146,7 @@ class WorldBuilder:
 
 def _shedding_base(rules: Rules, view: dict[str, Any]) -> Any:
     """A shedding state holding every public fact of the view and no cards in hand."""
-    from .shedding import PHASE_NAMES, SheddingGame, _config  # noqa: PLC0415
+    from .shedding import PHASE_NAMES, SheddingGame, _config
 
     cfg = _config(rules)
     n = cfg.n

@@ -211,8 +211,13 @@ def _plot_standings(standings: list[Any], path: str, *, title: str) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     names = [s.bot for s in standings]
-    ax.bar(range(len(names)), [s.mu for s in standings], yerr=[3 * s.sigma for s in standings],
-           capsize=6, color="#aa6644")
+    ax.bar(
+        range(len(names)),
+        [s.mu for s in standings],
+        yerr=[3 * s.sigma for s in standings],
+        capsize=6,
+        color="#aa6644",
+    )
     ax.set_xticks(range(len(names)), names, rotation=15, ha="right")
     ax.set_ylabel("openskill mu (bars: 3 sigma)")
     ax.set_title(title)

@@ -58,7 +58,12 @@ class Interval:
 
 
 def summarize(
-    records: Sequence[GameRecord], bots: Sequence[str], *, rules: dict[str, Any], seed: int, games: int
+    records: Sequence[GameRecord],
+    bots: Sequence[str],
+    *,
+    rules: dict[str, Any],
+    seed: int,
+    games: int,
 ) -> dict[str, Any]:
     """The figures of a batch, JSON-ready; ``games`` is how many were asked for."""
     n = len(bots)
@@ -162,7 +167,9 @@ def plot_batch(summary: dict[str, Any], path: str) -> None:
     right.set_xlabel("moves per game")
     right.set_ylabel("games")
     rules = summary["rules"]
-    fig.suptitle(f"{rules['ruleset']}, {rules['players']} players, {summary['games_finished']} games")
+    fig.suptitle(
+        f"{rules['ruleset']}, {rules['players']} players, {summary['games_finished']} games"
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

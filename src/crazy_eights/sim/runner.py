@@ -72,7 +72,9 @@ class Batch:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-def play_game(rules: Rules, bots: Sequence[str], *, seed: int, rotation: int, index: int = 0) -> GameRecord:
+def play_game(
+    rules: Rules, bots: Sequence[str], *, seed: int, rotation: int, index: int = 0
+) -> GameRecord:
     """Play one game: player ``p`` sits in seat ``(p + rotation) % n``."""
     n = rules.players
     if len(bots) != n:
@@ -142,9 +144,7 @@ def _task(args: tuple[dict[str, Any], tuple[str, ...], int, int]) -> GameRecord:
     rules_dict, bots, seed, index = args
     rules = Rules.from_dict(rules_dict)
     n = rules.players
-    return play_game(
-        rules, bots, seed=deal_seed(seed, index // n), rotation=index % n, index=index
-    )
+    return play_game(rules, bots, seed=deal_seed(seed, index // n), rotation=index % n, index=index)
 
 
 def _init_worker() -> None:
@@ -183,7 +183,9 @@ def run_games(
     return records
 
 
-def _iterate(tasks: list[tuple[dict[str, Any], tuple[str, ...], int, int]], jobs: int) -> Iterator[GameRecord]:
+def _iterate(
+    tasks: list[tuple[dict[str, Any], tuple[str, ...], int, int]], jobs: int
+) -> Iterator[GameRecord]:
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield _task(task)
