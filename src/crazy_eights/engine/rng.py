@@ -1,51 +1,55 @@
 """The table's seeded random generator (RULES T3, G4).
 
-SplitMix64 in pure Python: its whole state is one int, so cloning a game is cheap, and
-the sequence is the same on every machine and every Python version.
+Random numbers come from SHAKE-128 over (seed, counter): the sequence is the same on
+every machine and every Python version, the whole state is two ints (so cloning a game
+is cheap), and one hash call yields the 51 numbers a shuffle of the deck needs.
 """
 
 from __future__ import annotations
 
+from hashlib import shake_128
+from struct import unpack
 from typing import TypeVar
 
-_M64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
 T = TypeVar("T")
+_M64 = (1 << 64) - 1
 
 
 class Rng:
     """A small deterministic generator; ``Rng(seed)`` gives the same numbers everywhere."""
 
-    __slots__ = ("state",)
+    __slots__ = ("counter", "key")
 
     def __init__(self, seed: int) -> None:
-        self.state = seed & _M64
+        self.key = (seed & _M64).to_bytes(8, "little")
+        self.counter = 0
+
+    def _bytes(self, count: int) -> bytes:
+        self.counter += 1
+        return shake_128(self.key + self.counter.to_bytes(8, "little")).digest(count)
 
     def next64(self) -> int:
-        self.state = z = (self.state + _GAMMA) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
+        return int.from_bytes(self._bytes(8), "little")
 
     def below(self, n: int) -> int:
-        """A number in ``0..n-1`` (multiply-shift; the bias is below 2**-50 for card games)."""
+        """A number in ``0..n-1`` (multiply-shift on 64 bits: the bias is negligible)."""
         return (self.next64() * n) >> 64
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates shuffle in place."""
-        state = self.state
-        for i in range(len(items) - 1, 0, -1):
-            state = z = (state + _GAMMA) & _M64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
+        """Fisher-Yates shuffle in place, with 32-bit draws (bias below 2**-26)."""
+        n = len(items)
+        if n < 2:
+            return
+        draws = unpack(f"<{n}I", self._bytes(4 * n))
+        for i in range(n - 1, 0, -1):
+            j = (draws[i] * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
-        self.state = state
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
 
     def clone(self) -> Rng:
         copy = Rng.__new__(Rng)
-        copy.state = self.state
+        copy.key = self.key
+        copy.counter = self.counter
         return copy

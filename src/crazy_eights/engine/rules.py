@@ -170,15 +170,14 @@ class Rules:
     def replace(self, **settings: Any) -> Rules:
         """A copy with some settings changed (validated like a new ruleset).
 
-        Settings of the old ruleset that a new ``ruleset`` does not use are dropped.
+        Changing ``ruleset`` resets the ruleset's settings to the new one's defaults.
         """
         _check_names(settings, extra=("ruleset",))
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         ruleset = settings.get("ruleset", self.ruleset)
         if ruleset != self.ruleset:
-            for name, defaults in _DEFAULTS.items():
-                if ruleset not in defaults or self.ruleset not in defaults:
-                    values[name] = None
+            for name in _DEFAULTS:
+                values[name] = None
         values.update(settings)
         return Rules(**values)
 

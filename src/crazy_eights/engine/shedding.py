@@ -30,6 +30,7 @@ from .cards import (
     CARD_TEXT,
     COPY,
     EIGHT,
+    JOKERS,
     LOW,
     QUEEN,
     RANK_MASK,
@@ -39,6 +40,7 @@ from .cards import (
     Card,
     Mask,
     cards_of,
+    mask_of,
     parse_card,
     shedding_points,
     standard_deck,
@@ -180,6 +182,7 @@ class SheddingGame(Game):
         "direction",
         "discard",
         "drawn",
+        "follow",
         "hands",
         "numbers",
         "passes",
@@ -252,12 +255,13 @@ class SheddingGame(Game):
         n = cfg.n
         stock = standard_deck(cfg.packs)
         self._rng.shuffle(stock)
+        counts = self.numbers if cfg.countdown else [cfg.hand_count] * n
         hands = [0] * n
-        for seat_offset in range(max(self._deal_counts())):
-            for k in range(n):
-                seat = (self.dealer + 1 + k) % n
-                if seat_offset < self._deal_counts()[seat]:
-                    hands[seat] = _add(hands[seat], stock.pop())
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            count = counts[seat]
+            hands[seat] = mask_of(stock[-count:])
+            del stock[-count:]
         self.hands = hands
         self.stock = stock
         self.discard: list[Card] = []
@@ -269,12 +273,6 @@ class SheddingGame(Game):
                 starter = stock.pop()
                 tries += 1
         return self._begin(starter)
-
-    def _deal_counts(self) -> list[int]:
-        cfg = self._cfg
-        if cfg.countdown:
-            return list(self.numbers)
-        return [cfg.hand_count] * cfg.n
 
     def _setup(self, deal: Deal) -> list[Event]:
         cfg = self._cfg
@@ -304,7 +302,7 @@ class SheddingGame(Game):
 
         def take(text: str) -> Card:
             card = parse_card(text)
-            if card > 63:
+            if card in JOKERS:
                 raise ValueError(f"{text} is not a card of {self.rules.ruleset}")
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > cfg.packs:
@@ -346,6 +344,7 @@ class SheddingGame(Game):
         self.top = starter
         self.suit = starter >> 4
         self.declared = False
+        self.follow = SUIT_MASK[starter >> 4] | RANK_MASK[starter & 15]
         self.pending = 0
         self.passes = 0
         self.drawn = -1
@@ -376,11 +375,7 @@ class SheddingGame(Game):
         if self.pending:
             return kinds & TWOS, 0
         wild = self._wild[seat]
-        if self.declared:
-            plain = kinds & SUIT_MASK[self.suit] & ~wild
-        else:
-            plain = kinds & (SUIT_MASK[self.suit] | RANK_MASK[self.top & 15]) & ~wild
-        return plain, kinds & wild
+        return kinds & self.follow & ~wild, kinds & wild
 
     def _compute_legal(self) -> tuple[Move, ...]:
         phase = self.phase
@@ -388,25 +383,39 @@ class SheddingGame(Game):
             return ()
         seat = self.current
         cfg = self._cfg
-        call = cfg.last_card == LC_MANUAL and self.hands[seat].bit_count() == 2
+        hand = self.hands[seat]
+        call = cfg.last_card == LC_MANUAL and hand.bit_count() == 2
         if phase == PLAY:
-            plain, wild = self._playable(seat)
+            if cfg.two_packs:
+                hand = (hand | (hand >> COPY)) & LOW
             if self.pending:
+                plain = hand & TWOS
+                wild = 0
                 tail = 1
-            elif self._can_draw():
-                tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
             else:
-                tail = 0 if (plain | wild) else 2
-            return _moves_for(plain, wild, call, tail)
-        if phase == DRAWN:
+                wilds = self._wild[seat]
+                wild = hand & wilds
+                plain = hand & self.follow & ~wilds
+                if self.stock or (cfg.reshuffle and len(self.discard) > 1):
+                    tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
+                else:
+                    tail = 0 if (plain | wild) else 2
+        elif phase == DRAWN:
             low = 1 << self.drawn
             if self._wild[seat] & low:
-                return _moves_for(0, low, call, 2)
-            return _moves_for(low, 0, call, 2)
-        if phase == AFTER_DRAW:
+                plain, wild = 0, low
+            else:
+                plain, wild = low, 0
+            tail = 2
+        elif phase == AFTER_DRAW:
             plain, wild = self._playable(seat)
-            return _moves_for(plain, wild, call, 0 if (plain | wild) else 2)
-        return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+            tail = 0 if (plain | wild) else 2
+        else:
+            return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+        moves = _MEMO.get(plain | (wild << 64) | (call << 128) | (tail << 129))
+        if moves is None:
+            moves = _moves_for(plain, wild, call, tail)
+        return moves
 
     def _accepts_unlisted(self, move: Move) -> bool:
         if self.phase == OVER:
@@ -499,6 +508,7 @@ class SheddingGame(Game):
         dealer = self.dealer
         self.suit = suit
         self.declared = True
+        self.follow = SUIT_MASK[suit]
         self.phase = PLAY
         self.current = (dealer + self.direction) % self._cfg.n
         return [Event("declared", dealer, (self.top,), data={"suit": SUITS[suit]})]
@@ -531,10 +541,12 @@ class SheddingGame(Game):
         if suit is not None:
             self.suit = suit
             self.declared = True
+            self.follow = SUIT_MASK[suit]
             events = [Event("played", seat, (card,), False, {"declared": SUITS[suit]})]
         else:
             self.suit = card >> 4
             self.declared = False
+            self.follow = SUIT_MASK[card >> 4] | RANK_MASK[card & 15]
             events = [Event("played", seat, (card,))]
         left = hand.bit_count()
         if left == 1 and cfg.last_card:
@@ -630,20 +642,30 @@ class SheddingGame(Game):
             events.append(Event("drew", seat, tuple(cards), True))
             self.phase = AFTER_DRAW
             return events
-        got = self._take(seat, 1, events)
-        events.append(Event("drew", seat, got, True))
+        stock = self.stock
+        if stock:
+            card = stock.pop()
+            hand = self.hands[seat]
+            bit = 1 << card
+            self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
+            self.passes = 0
+            events.append(Event("drew", seat, (card,), True))
+        else:
+            got = self._take(seat, 1, events)
+            events.append(Event("drew", seat, got, True))
+            card = got[0] if got else -1
         if policy == UNTIL_PLAY:
             return events
-        if policy == SINGLE and got and self._fits(seat, got[0]):
+        if policy == SINGLE and card >= 0 and self._fits(seat, card):
             self.phase = DRAWN
-            self.drawn = got[0]
+            self.drawn = card
             return events
         self.current = (seat + self.direction) % cfg.n
         return events
 
     def _fits(self, seat: int, card: Card) -> bool:
-        plain, wild = self._playable(seat)
-        return bool((plain | wild) >> card & 1)
+        """Whether ``card`` is legal for ``seat`` now (no draw-two is pending)."""
+        return bool(((self.follow | self._wild[seat]) >> card) & 1)
 
     def _pass(self, seat: int) -> list[Event]:
         events = [Event("passed", seat)]
@@ -808,6 +830,7 @@ class SheddingGame(Game):
         other.direction = self.direction
         other.discard = self.discard.copy()
         other.drawn = self.drawn
+        other.follow = self.follow
         other.hands = self.hands.copy()
         other.numbers = self.numbers.copy()
         other.passes = self.passes

@@ -1,0 +1,320 @@
+"""The ``crazy-eights`` command line: play in a terminal, replay, list rules, and the
+commands the simulation lab and the card room register (sim, tournament, serve)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .engine import IllegalMove, Move, Rules, RulesError, new_game, replay
+from .engine.cards import SUIT_NAMES, SUITS
+from .engine.game import Game
+from .engine.rules import RULESETS
+
+app = typer.Typer(
+    help="Crazy Eights: play in the terminal, serve the card room, simulate bots.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console(highlight=False)
+
+SUIT_STYLE = {"S": "bold white", "H": "bold red", "D": "bold red", "C": "bold white"}
+SUIT_GLYPH = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def parse_settings(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs to settings: ints, true/false/on/off, or text."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"expected key=value, got {pair!r}")
+        value: Any = raw
+        if raw.lower() in ("true", "on", "yes"):
+            value = True
+        elif raw.lower() in ("false", "off", "no"):
+            value = False
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        out[key.strip()] = value
+    return out
+
+
+def build_rules(ruleset: str, players: int, settings: list[str]) -> Rules:
+    try:
+        return Rules.preset(ruleset, players=players, **parse_settings(settings))
+    except RulesError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def card_markup(text: str) -> Text:
+    """A card as coloured text: ``8♥``."""
+    if text in ("BJ", "RJ", "JK"):
+        style = {"BJ": "bold white", "RJ": "bold red", "JK": "bold magenta"}[text]
+        return Text(text, style=style)
+    rank, suit = text[:-1], text[-1]
+    rank = "10" if rank == "T" else rank
+    return Text(rank + SUIT_GLYPH[suit], style=SUIT_STYLE[suit])
+
+
+def move_markup(text: str) -> Text:
+    if text in ("draw", "pass", "timeout"):
+        return Text(text, style="cyan")
+    body = text.rstrip("!")
+    card, _, suit = body.partition(":")
+    out = card_markup(card) if card else Text("")
+    if suit:
+        out.append(" \u2192 " + SUIT_NAMES[SUITS.index(suit)], style=SUIT_STYLE[suit])
+    if text.endswith("!"):
+        out.append("  + last card!", style="bold yellow")
+    return out
+
+
+def describe(event: dict[str, Any], you: int | None) -> str | None:
+    """One line of plain text for an event as a seat saw it (None: not worth a line)."""
+    kind = event["type"]
+    seat = event.get("seat")
+    who = "You" if seat is not None and seat == you else f"Seat {seat}"
+    cards = event.get("cards")
+    shown = " ".join(cards) if cards else ""
+    if kind == "played":
+        line = f"{who} played {shown}"
+        if "declared" in event:
+            line += f" and declared {SUIT_NAMES[SUITS.index(event['declared'])]}"
+        return line
+    if kind == "drew":
+        count = event.get("count", 0)
+        line = f"{who} drew {count} card{'s' if count != 1 else ''}"
+        return line + (f" ({shown})" if shown else "")
+    if kind == "penalty":
+        reason = {"last_card": "for not calling last card", "two": "from a two"}.get(
+            event.get("reason", ""), "as a penalty"
+        )
+        return f"{who} drew {event.get('count', 0)} {reason}" + (f" ({shown})" if shown else "")
+    if kind == "skipped":
+        return f"{who} {'are' if who == 'You' else 'is'} skipped"
+    if kind == "passed":
+        return f"{who} passed"
+    if kind == "direction":
+        return "Direction reversed: " + (
+            "clockwise" if event["direction"] == 1 else "anticlockwise"
+        )
+    if kind == "last_card":
+        return f"{who}: last card!"
+    if kind == "reshuffled":
+        return f"The discards were shuffled into a new stock of {event['count']}"
+    if kind == "declared":
+        return f"{who} declared {SUIT_NAMES[SUITS.index(event['suit'])]} for the starter eight"
+    if kind == "starter":
+        return f"Starter: {shown}"
+    if kind == "round":
+        return f"Round {event['round']} (dealer: seat {event['dealer']})"
+    if kind == "round_over":
+        if seat is None:
+            return "Round over: nobody could play (no winner)"
+        how = "went out" if event.get("reason") == "out" else "wins the blockade"
+        return f"Round over: {who} {how}. Points in hand: {event.get('points')}"
+    if kind == "game_over":
+        return f"Game over. Winner: seat {seat}" if seat is not None else "Game over."
+    if kind == "timeout":
+        return f"{who} ran out of time"
+    return None
+
+
+def show_table(game: Game, seat: int) -> None:
+    view = game.view(seat)
+    header = Text(f"{view['ruleset'].title()}  round {view.get('round', 1)}  ")
+    if view.get("target"):
+        header.append(f"target {view['target']}  ")
+    console.rule(header)
+    players = Table(box=None, show_header=True, pad_edge=False)
+    players.add_column("seat")
+    players.add_column("cards", justify="right")
+    players.add_column("score", justify="right")
+    if view["ruleset"] == "countdown":
+        players.add_column("number (wild)", justify="right")
+    for p in view["players"]:
+        name = "you" if p["seat"] == seat else f"bot {p['seat']}"
+        marker = " \u25c0" if p["seat"] == view["current"] else ""
+        row = [name + marker, str(p["cards"]), str(p.get("score", ""))]
+        if view["ruleset"] == "countdown":
+            row.append(f"{p['number']} ({p['wild']})")
+        players.add_row(*row)
+    console.print(players)
+    top = Text("Top card: ")
+    top.append_text(card_markup(view["top"]))
+    suit = view["active_suit"]
+    top.append("   active suit: ")
+    top.append(f"{SUIT_GLYPH[suit]} {SUIT_NAMES[SUITS.index(suit)]}", style=SUIT_STYLE[suit])
+    if view["declared"]:
+        top.append(" (declared)", style="italic")
+    top.append(f"   stock: {view['stock']}")
+    if view.get("pending_draw"):
+        top.append(f"   draw {view['pending_draw']} pending!", style="bold yellow")
+    console.print(top)
+    hand = Text("Your hand: ")
+    for i, card in enumerate(view["hand"]):
+        if i:
+            hand.append(" ")
+        hand.append_text(card_markup(card))
+    console.print(hand)
+
+
+def ask_move(game: Game, seat: int, read: Any) -> Move | None:
+    """Prompt until the player gives a legal move (a number or move text); None to quit."""
+    legal = game.legal_moves()
+    listing = Text()
+    for i, move in enumerate(legal, 1):
+        listing.append(f" {i:>2}) ")
+        listing.append_text(move_markup(move.text))
+        listing.append("\n")
+    console.print(listing, end="")
+    while True:
+        try:
+            answer = read("Your move (number or text, q to quit): ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit", "exit"):
+            return None
+        if answer.isdigit():
+            index = int(answer)
+            if 1 <= index <= len(legal):
+                return legal[index - 1]
+            console.print(f"[red]Choose a number from 1 to {len(legal)}.[/red]")
+            continue
+        try:
+            game.verify_move(answer)
+        except IllegalMove as exc:
+            console.print(f"[red]{exc.reason}[/red]")
+            continue
+        return Move.parse(answer)
+
+
+@app.command()
+def play(
+    rules_name: Annotated[
+        str, typer.Option("--rules", help=f"ruleset: {', '.join(RULESETS)}")
+    ] = "classic",
+    players: Annotated[int, typer.Option(help="number of players, you included")] = 4,
+    seed: Annotated[int | None, typer.Option(help="deal seed (random if omitted)")] = None,
+    bots: Annotated[str, typer.Option(help="bot level: random, heuristic or ismcts")] = "heuristic",
+    setting: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="a table setting as key=value, e.g. --set mode=single"),
+    ] = None,
+    save: Annotated[Path | None, typer.Option(help="write the finished game here (JSON)")] = None,
+) -> None:
+    """Play at seat 0 against bots in the terminal."""
+    from .bots import make_bot
+
+    rules = build_rules(rules_name, players, setting or [])
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    game = new_game(rules, seed=seed)
+    opponents = {s: make_bot(bots, seed=seed + s) for s in range(1, rules.players)}
+    console.print(
+        f"[bold]Crazy Eights — {rules.ruleset}[/bold], {rules.players} players, seed {seed}. "
+        "You are seat 0."
+    )
+    for line in game.view(0, log=True)["log"]:
+        text = describe(line, 0)
+        if text:
+            console.print(f"  {text}", style="dim")
+    while not game.is_over:
+        seat = game.current_player
+        assert seat is not None
+        if seat == 0:
+            show_table(game, 0)
+            move = ask_move(game, 0, console.input)
+            if move is None:
+                console.print("You left the table.")
+                break
+        else:
+            move = opponents[seat].choose(game.view(seat, log=True), game.legal_moves())
+        for event in game.play(move):
+            text = describe(event.for_seat(0), 0)
+            if text:
+                console.print(f"  {text}")
+    if game.is_over and game.result is not None:
+        result = game.result
+        won = result.winner == 0
+        console.rule("[bold green]You win![/bold green]" if won else "Game over")
+        console.print(f"Standings: {list(result.standings)}   points: {list(result.points)}")
+    if save is not None:
+        save.write_text(json.dumps(game_record(game), indent=1))
+        console.print(f"Saved to {save}")
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """A game as ruleset + seed + moves (the persistence and replay format)."""
+    return {"rules": game.rules.to_dict(), "seed": game.seed, "moves": game.moves}
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[Path, typer.Argument(help="a game record: JSON with rules, seed, moves")],
+    seat: Annotated[
+        int | None, typer.Option(help="show the game as this seat saw it (default: all hands)")
+    ] = None,
+) -> None:
+    """Replay a recorded game move by move."""
+    try:
+        record = json.loads(path.read_text())
+        rules = Rules.from_dict(record["rules"])
+        game = new_game(rules, seed=int(record["seed"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        console.print(f"[red]cannot read {path}: {exc}[/red]")
+        raise typer.Exit(2) from None
+    for index, move in enumerate(record["moves"], 1):
+        mover = game.current_player
+        try:
+            events = game.play(move)
+        except IllegalMove as exc:
+            console.print(f"[red]move {index} ({move}) is illegal: {exc.reason}[/red]")
+            raise typer.Exit(1) from None
+        for event in events:
+            shown = event.for_seat(seat if seat is not None else event.seat)
+            text = describe(shown, seat)
+            if text:
+                console.print(f"{index:>4} [dim]seat {mover}[/dim]  {text}")
+    check = replay(rules, int(record["seed"]), record["moves"])
+    assert check.moves == game.moves
+    if game.result is not None:
+        console.print(f"Result: {game.result.to_dict()}")
+
+
+@app.command("rules")
+def rules_command(
+    ruleset: Annotated[str | None, typer.Argument(help="a ruleset to list settings for")] = None,
+) -> None:
+    """List the rulesets, or one ruleset's settings with their defaults."""
+    if ruleset is None:
+        for name in RULESETS:
+            console.print(name)
+        return
+    try:
+        settings = Rules.settings_for(ruleset)
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    table = Table("setting", "default", "allowed", "meaning")
+    for name, entry in settings.items():
+        allowed = entry.get("choices") or "{} to {}".format(*entry["range"])
+        table.add_row(name, str(entry["default"]), str(allowed), entry["help"])
+    console.print(table)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
