@@ -28,7 +28,7 @@ from crazy_eights.engine.rules import Rules
 from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
 
 from .base import check_legal
-from .heuristic import HeuristicBot, prefer_calls
+from .heuristic import HeuristicBot, prefer_calls, score_moves
 from .knowledge import knowledge_from_view
 
 _PLAY = MoveKind.PLAY
@@ -71,6 +71,7 @@ class IsmctsBot:
         worlds: int = 0,
         epsilon: float = 0.1,
         sharpness: float = 0.5,
+        prior: float = 1.0,
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be heuristic or random; got {rollout!r}")
@@ -84,9 +85,11 @@ class IsmctsBot:
         self.worlds = int(worlds)
         self.epsilon = float(epsilon)
         self.sharpness = float(sharpness)
+        self.prior = float(prior)
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
+        self._bias: dict[Move, float] = {}
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -110,6 +113,15 @@ class IsmctsBot:
         n = know.players
         root = Node(None, me)
         root_moves = set(moves)
+        bias: dict[Move, float] = {}
+        if self.prior > 0:
+            scores = score_moves(know, moves, phase=str(view.get("phase")))
+            top = max(scores)
+            bias = {
+                m: self.prior * math.exp(max(-50.0, (s - top) / 10.0))
+                for m, s in zip(moves, scores, strict=True)
+            }
+        self._bias = bias
         deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
         budget = self.iterations if deadline is None else 1 << 30
         cached: list[Game] = []
@@ -158,7 +170,12 @@ class IsmctsBot:
             children = node.children
             untried = [m for m in legal if m not in children]
             if untried:
-                move = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if node is root and self._bias:
+                    move = max(untried, key=self._bias.__getitem__)
+                elif len(untried) > 1:
+                    move = untried[rng.randrange(len(untried))]
+                else:
+                    move = untried[0]
                 for m in legal:
                     child = children.get(m)
                     if child is not None:
@@ -174,10 +191,13 @@ class IsmctsBot:
             for m in legal:
                 child = children[m]
                 child.avail += 1
+            at_root = node is root and self._bias
             for m in legal:
                 child = children[m]
                 log_term = math.log(child.avail)
                 value = child.reward / child.visits + c * math.sqrt(log_term / child.visits)
+                if at_root:
+                    value += self._bias[m] / (1.0 + child.visits) * 10.0
                 if value > best_value:
                     best_value = value
                     best = child

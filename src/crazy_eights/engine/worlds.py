@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import COPY, RANK_MASK, SUITS, Card, Mask, parse_card
+from .cards import COPY, RANK_MASK, SUIT_MASK, SUITS, Card, Mask, parse_card
 from .game import Game
 from .rng import Rng
 from .rules import Rules
@@ -169,6 +169,10 @@ def _shedding_base(rules: Rules, view: dict[str, Any]) -> Any:
     game.top = game.discard[-1]
     game.suit = SUITS.index(view["active_suit"])
     game.declared = bool(view["declared"])
+    if game.declared:
+        game.follow = SUIT_MASK[game.suit]
+    else:
+        game.follow = SUIT_MASK[game.suit] | RANK_MASK[game.top & 15]
     game.pending = int(view["pending_draw"]) // 2
     game.direction = int(view["direction"])
     game.dealer = int(view["dealer"])
