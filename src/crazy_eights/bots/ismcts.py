@@ -54,7 +54,9 @@ class IsmctsBot:
     ``rollout``: ``"heuristic"`` (default; a cheap greedy policy: call last card, play a
     card that is not wild, a wild card to the suit held most, else draw) or ``"random"``.
     ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
-    (0 = one per iteration) reuses that many sampled determinizations in turn.
+    samples that many determinizations and then reuses them in turn (0: a fresh one
+    every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
+    root moves (progressive bias, fading with visits; 0 turns it off).
     """
 
     name = "ismcts"
@@ -66,9 +68,9 @@ class IsmctsBot:
         iterations: int = 1000,
         time_ms: float | None = None,
         rollout: str = "heuristic",
-        rollout_depth: int = 6,
+        rollout_depth: int = 4,
         c: float = 0.7,
-        worlds: int = 0,
+        worlds: int = 200,
         epsilon: float = 0.1,
         sharpness: float = 0.5,
         prior: float = 1.0,

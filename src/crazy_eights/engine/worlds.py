@@ -27,8 +27,17 @@ def _card(value: CardLike) -> Card:
     return value if value.__class__ is int else parse_card(value)  # type: ignore[arg-type]
 
 
+def _all_ints(cards: Sequence[CardLike]) -> bool:
+    return all(c.__class__ is int for c in cards)
+
+
 def _mask(cards: Sequence[CardLike]) -> Mask:
     mask = 0
+    if _all_ints(cards):
+        for card in cards:
+            bit = 1 << card  # type: ignore[operator]
+            mask |= (bit << COPY) if mask & bit else bit
+        return mask
     for value in cards:
         bit = 1 << (value if value.__class__ is int else parse_card(value))  # type: ignore[arg-type]
         mask |= (bit << COPY) if mask & bit else bit
@@ -133,7 +142,7 @@ class WorldBuilder:
                     f"the view has {self.view['stock']} stock cards, the world {len(stock)}"
                 )
         game.hands = masks
-        cards = [_card(c) for c in stock]
+        cards = list(stock) if _all_ints(stock) else [_card(c) for c in stock]
         cards.reverse()
         game.stock = cards
         if base.drawn == -2:
