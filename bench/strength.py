@@ -1,0 +1,84 @@
+"""The big strength measurements of issue 4, with 95% Wilson intervals.
+
+    PYTHONPATH=src python bench/strength.py --jobs 16                      # the full run
+    PYTHONPATH=src python bench/strength.py --plain-games 400 --search-games 60 \\
+        --rules classic,ultimate --mode single --jobs 2                    # what fits
+
+Pairings (seats alternated / rotated by the lab's runner, every deal played from each
+seat): heuristic vs random and ismcts vs heuristic with two players, one ismcts against
+three heuristics with four. Targets: 70%, 60% and 35% (par 25%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from crazy_eights.engine import Rules
+from crazy_eights.sim.report import wilson
+from crazy_eights.sim.runner import run_games
+
+PAIRINGS = [
+    ("heuristic vs random", 2, ["heuristic", "random"], 0.70, "plain"),
+    ("ismcts vs heuristic", 2, ["ismcts:{search}", "heuristic"], 0.60, "search"),
+    ("ismcts vs 3 heuristic", 4, ["ismcts:{search}"] + ["heuristic"] * 3, 0.35, "search"),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rules", default="classic,ultimate,countdown")
+    parser.add_argument("--plain-games", type=int, default=2000)
+    parser.add_argument("--search-games", type=int, default=500)
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--search", default="", help="extra ismcts options, k=v,k=v")
+    parser.add_argument("--mode", default="match", choices=["match", "single"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma list of pairing numbers (1-3)")
+    parser.add_argument("--json", default="")
+    args = parser.parse_args()
+    search = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
+    only = {int(x) for x in args.only.split(",") if x}
+    rows = []
+    for name in args.rules.split(","):
+        for k, (label, players, bots, target, kind) in enumerate(PAIRINGS, 1):
+            if only and k not in only:
+                continue
+            rules = Rules.preset(name, players=players, mode=args.mode)
+            specs = [b.format(search=search) for b in bots]
+            games = args.plain_games if kind == "plain" else args.search_games
+            start = time.time()
+            records = run_games(rules, specs, games=games, seed=args.seed, jobs=args.jobs)
+            done = [r for r in records if r.finished]
+            wins = sum(1 for r in done if r.winner == 0)
+            rate, low, high = wilson(wins, len(done))
+            verdict = "holds" if low >= target else ("fails" if high < target else "unsure")
+            row = {
+                "rules": name,
+                "pairing": label,
+                "bots": specs,
+                "games": len(done),
+                "wins": wins,
+                "win_rate": rate,
+                "low": low,
+                "high": high,
+                "target": target,
+                "verdict": verdict,
+                "seconds": round(time.time() - start, 1),
+            }
+            rows.append(row)
+            print(
+                f"{name:9s} {label:22s} {wins:5d}/{len(done):<5d} {100 * rate:5.1f}% "
+                f"[{100 * low:.1f}, {100 * high:.1f}]  target {100 * target:.0f}%: {verdict}"
+                f"  ({row['seconds']} s)",
+                flush=True,
+            )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": vars(args), "rows": rows}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+"""The heuristic level: seed 001's techniques plus what each ruleset needs.
+
+Every legal move gets a score and the best one is played (ties broken by the bot's own
+generator). The terms, each a named weight so that the lab can tune them:
+
+- keep wild cards (eights; the own number's rank in countdown) for when no other card
+  fits or for going out (technique 1);
+- steer the active suit to one the next player has shown they lack (technique 2), in
+  countdown only as far as their wild rank may be gone from play;
+- play from long suits and keep the hand's suits diverse (technique 3);
+- shed high-point cards first when points count (technique 4);
+- stack and answer twos, use skips and reverses against the player closest to going out;
+- always call last card (play the ``!`` variant whenever it is listed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crazy_eights.engine.cards import RANK_MASK, SUIT_MASK, Card, Mask
+from crazy_eights.engine.moves import Move, MoveKind
+
+from .base import check_legal
+from .knowledge import Knowledge, card_points, hand_mask, kinds_of, knowledge_from_view
+
+ACE, TWO, QUEEN = 0, 1, 11
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of the heuristic's terms (see the module docstring)."""
+
+    play: float = 100.0
+    wild: float = 40.0
+    draw: float = 20.0
+    pass_: float = 10.0
+    suit_length: float = 4.0
+    points: float = 0.6
+    lack: float = 15.0
+    lack_close: float = 12.0
+    two: float = 12.0
+    skip: float = 8.0
+    reverse: float = 6.0
+    threat: float = 10.0
+    out_with_wild: float = 30.0
+    declare_own: float = 10.0
+    declare_void: float = -20.0
+    dump_wild: float = 25.0
+    keep_blocker: float = 3.0
+
+
+def prefer_calls(legal: Sequence[Move]) -> list[Move]:
+    """The legal moves with every play that has a ``!`` variant listed replaced by it."""
+    called = {m.with_call(False) for m in legal if m.call}
+    if not called:
+        return list(legal)
+    return [m for m in legal if m.call or m not in called]
+
+
+class HeuristicBot:
+    """Scores the legal moves with the techniques of seed 001 and plays the best."""
+
+    name = "heuristic"
+
+    def __init__(self, *, seed: int, weights: Weights | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.weights = weights or Weights()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
+        check_legal(legal)
+        moves = prefer_calls(legal)
+        if len(moves) == 1:
+            return moves[0]
+        if view.get("ruleset") == "cycles":
+            from .cycles_play import choose_cycles
+
+            return choose_cycles(view, moves, self.rng)
+        know = knowledge_from_view(view)
+        scores = score_moves(know, moves, phase=str(view.get("phase")), weights=self.weights)
+        best = max(scores)
+        top = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+
+
+def _suit_counts(mask: Mask, wild: Mask) -> list[int]:
+    plain = kinds_of(mask) & ~wild
+    return [(plain & SUIT_MASK[s]).bit_count() for s in range(4)]
+
+
+def score_moves(
+    know: Knowledge, moves: Sequence[Move], *, phase: str = "play", weights: Weights | None = None
+) -> list[float]:
+    """A score for each move from the seat's knowledge; higher is better."""
+    w = weights or Weights()
+    me = know.seat
+    n = know.players
+    hand = hand_mask(know.hand)
+    my_wild = know.wild[me]
+    counts = know.counts
+    opponents = [s for s in range(n) if s != me]
+    fewest = min(counts[s] for s in opponents)
+    nxt = know.next_seat(me)
+    actions = bool(know.rules.action_cards) and know.rules.ruleset != "countdown"
+    unseen = know.unseen_mask()
+    out: list[float] = []
+    for move in moves:
+        if move.kind is MoveKind.DRAW:
+            out.append(w.draw)
+            continue
+        if move.kind is not MoveKind.PLAY or move.card is None:
+            out.append(w.pass_)
+            continue
+        card: Card = move.card
+        if phase == "declare":
+            suit = move.suit if move.suit is not None else card >> 4
+            out.append(_declare_score(know, hand, suit, nxt, unseen, w))
+            continue
+        after = _remove(hand, card)
+        left = after.bit_count()
+        if left == 0:
+            out.append(1e6)
+            continue
+        is_wild = bool(my_wild >> card & 1) and move.suit is not None
+        rank = card & 15
+        score = w.wild if is_wild else w.play
+        if know.points_matter:
+            score += w.points * card_points(card, know.rules)
+        # who plays next, after any action of this card
+        target = nxt
+        if actions and not is_wild:
+            if rank == QUEEN:
+                score += w.skip + (w.threat if counts[nxt] <= 2 or counts[nxt] == fewest else 0)
+                target = know.next_seat(me, 2) if n > 2 else me
+            elif rank == ACE and n > 2:
+                prev = know.next_seat(me, -1)
+                gain = counts[nxt] - counts[prev]
+                score += w.reverse * (1 if gain < 0 else -0.5) + (
+                    w.threat if counts[nxt] <= 2 else 0
+                )
+                target = prev
+            elif rank == TWO:
+                score += w.two + (w.threat if counts[nxt] <= 2 else 0)
+                if know.rules.ruleset != "ultimate":
+                    target = know.next_seat(me, 2) if n > 2 else me
+        if is_wild:
+            suit = move.suit if move.suit is not None else card >> 4
+            score += _declare_score(know, after, suit, target, unseen, w)
+            if left <= 1:
+                score += w.out_with_wild
+            if know.points_matter and fewest <= 1:
+                score += w.dump_wild
+        else:
+            suit = card >> 4
+            counts_after = _suit_counts(after, my_wild)
+            score += w.suit_length * min(counts_after[suit], 3)
+            if after and (kinds_of(after) & ~my_wild) == 0:
+                score += w.out_with_wild  # only wild cards left: going out is assured
+            if target != me:
+                score += _lack_bonus(know, target, suit, rank, unseen, w, declared=False)
+            if know.rules.ruleset == "countdown":
+                for s in opponents:
+                    if know.wild[s] >> card & 1:
+                        score -= w.keep_blocker  # a card of their wild rank is safer here
+        out.append(score)
+    return out
+
+
+def _declare_score(
+    know: Knowledge, after: Mask, suit: int, target: int, unseen: Mask, w: Weights
+) -> float:
+    mine = _suit_counts(after, know.wild[know.seat])[suit]
+    score = w.declare_own * mine + (w.declare_void if mine == 0 else 0.0)
+    if target != know.seat:
+        score += _lack_bonus(know, target, suit, None, unseen, w, declared=True)
+    return score
+
+
+def _lack_bonus(
+    know: Knowledge,
+    seat: int,
+    suit: int,
+    rank: int | None,
+    unseen: Mask,
+    w: Weights,
+    *,
+    declared: bool,
+) -> float:
+    """Bonus for leaving ``seat`` a suit (and rank) they have shown they lack."""
+    lacks = know.lacks(seat)
+    need = SUIT_MASK[suit] & ~know.wild[seat]
+    if rank is not None and not declared:
+        need |= RANK_MASK[rank] & ~know.wild[seat]
+    if need & unseen & ~lacks:
+        return 0.0
+    bonus = w.lack
+    wilds_out = know.wild[seat] & unseen & ~lacks
+    if wilds_out:
+        # they may still answer with a wild card: count how many could be out there
+        bonus *= 0.5 if wilds_out.bit_count() <= 2 else 0.25
+    if know.counts[seat] <= 2:
+        bonus += w.lack_close
+    return bonus
+
+
+def _remove(hand: Mask, card: Card) -> Mask:
+    bit = 1 << card
+    return hand ^ ((bit << 64) if hand & (bit << 64) else bit)
+
+
+__all__ = ["HeuristicBot", "Weights", "prefer_calls", "score_moves"]

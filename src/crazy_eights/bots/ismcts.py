@@ -1,0 +1,288 @@
+"""The strongest level: information-set Monte Carlo tree search (single observer).
+
+Each iteration samples a determinization (the hidden cards dealt consistently with what
+the seat knows: counts, cards seen, suits and wilds an opponent has shown it lacks; see
+``knowledge.py``), builds a playable world from the view (``engine/worlds.py``), walks
+the one shared tree with UCB restricted to the moves legal in that world (counting each
+child's availability), expands one move, plays a short rollout and backs up a reward
+per seat.
+
+Full rollouts to the end of a match do not fit the budget (the engine makes ~80k moves
+a second in pure Python), so a world is played as a single round and a rollout stops at
+the end of the round or after ``rollout_depth`` moves, where the position is scored
+from the hand sizes (and hand points where they count).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from crazy_eights.engine.cards import COPY, LOW, SUIT_MASK
+from crazy_eights.engine.game import Game
+from crazy_eights.engine.moves import Move, MoveKind
+from crazy_eights.engine.rules import Rules
+from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
+
+from .base import check_legal
+from .heuristic import HeuristicBot, prefer_calls, score_moves
+from .knowledge import knowledge_from_view
+
+_PLAY = MoveKind.PLAY
+
+
+class Node:
+    """A node of the tree: the move that led here, who made it, and its statistics."""
+
+    __slots__ = ("avail", "children", "move", "player", "reward", "visits")
+
+    def __init__(self, move: Move | None, player: int) -> None:
+        self.move = move
+        self.player = player
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.children: dict[Move, Node] = {}
+
+
+class IsmctsBot:
+    """ISMCTS with a budget of ``iterations`` per move, or of ``time_ms`` if given.
+
+    ``rollout``: ``"heuristic"`` (default; a cheap greedy policy: call last card, play a
+    card that is not wild, a wild card to the suit held most, else draw) or ``"random"``.
+    ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
+    samples that many determinizations and then reuses them in turn (0: a fresh one
+    every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
+    root moves (progressive bias, fading with visits; 0 turns it off).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        iterations: int = 1000,
+        time_ms: float | None = None,
+        rollout: str = "heuristic",
+        rollout_depth: int = 4,
+        c: float = 0.7,
+        worlds: int = 200,
+        epsilon: float = 0.1,
+        sharpness: float = 0.5,
+        prior: float = 1.0,
+    ) -> None:
+        if rollout not in ("heuristic", "random"):
+            raise ValueError(f"rollout must be heuristic or random; got {rollout!r}")
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.iterations = int(iterations)
+        self.time_ms = time_ms
+        self.rollout = rollout
+        self.rollout_depth = int(rollout_depth)
+        self.c = float(c)
+        self.worlds = int(worlds)
+        self.epsilon = float(epsilon)
+        self.sharpness = float(sharpness)
+        self.prior = float(prior)
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self._fallback = HeuristicBot(seed=seed)
+        self._bias: dict[Move, float] = {}
+
+    # -- the decision ---------------------------------------------------------------------
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
+        check_legal(legal)
+        moves = prefer_calls(legal)
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        if len(moves) == 1:
+            return moves[0]
+        if view.get("ruleset") == "cycles":
+            return self._fallback.choose(view, legal)
+        start = time.perf_counter()
+        rules = Rules.from_dict(view["rules"])
+        if rules.mode == "match":
+            rules = rules.replace(mode="single")
+        know = knowledge_from_view(view)
+        builder = WorldBuilder(rules, view, check=False)
+        rng = self.rng
+        me = know.seat
+        n = know.players
+        root = Node(None, me)
+        root_moves = set(moves)
+        bias: dict[Move, float] = {}
+        if self.prior > 0:
+            scores = score_moves(know, moves, phase=str(view.get("phase")))
+            top = max(scores)
+            bias = {
+                m: self.prior * math.exp(max(-50.0, (s - top) / 10.0))
+                for m, s in zip(moves, scores, strict=True)
+            }
+        self._bias = bias
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
+        budget = self.iterations if deadline is None else 1 << 30
+        cached: list[Game] = []
+        points_matter = know.points_matter
+        it = 0
+        while it < budget:
+            if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
+                break
+            if self.worlds and len(cached) >= self.worlds:
+                world = cached[it % self.worlds].clone()
+            else:
+                hands, stock = know.sample(rng)
+                world = builder.build(hands=hands, stock=stock, seed=rng.getrandbits(62))
+                if self.worlds:
+                    cached.append(world.clone())
+            self._iterate(world, root, root_moves, n, points_matter)
+            it += 1
+        self.last_iterations = it
+        self.last_seconds = time.perf_counter() - start
+        best = max(
+            (child for m, child in root.children.items() if m in root_moves),
+            key=lambda child: (child.visits, child.reward),
+            default=None,
+        )
+        if best is None or best.move is None:
+            return self._fallback.choose(view, legal)
+        return best.move
+
+    def _iterate(
+        self, world: Game, root: Node, root_moves: set[Move], n: int, points_matter: bool
+    ) -> None:
+        rng = self.rng
+        c = self.c
+        node = root
+        path: list[Node] = []
+        first = True
+        while not world.is_over:
+            seat = world.current_player
+            assert seat is not None
+            legal = world.legal_moves()
+            if first:
+                legal = [m for m in legal if m in root_moves]
+                first = False
+            elif len(legal) > 1:
+                legal = prefer_calls(legal)
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if untried:
+                if node is root and self._bias:
+                    move = max(untried, key=self._bias.__getitem__)
+                elif len(untried) > 1:
+                    move = untried[rng.randrange(len(untried))]
+                else:
+                    move = untried[0]
+                for m in legal:
+                    child = children.get(m)
+                    if child is not None:
+                        child.avail += 1
+                child = Node(move, seat)
+                children[move] = child
+                world.play(move)
+                path.append(child)
+                break
+            log_term = 0.0
+            best: Node | None = None
+            best_value = -1.0
+            for m in legal:
+                child = children[m]
+                child.avail += 1
+            at_root = node is root and self._bias
+            for m in legal:
+                child = children[m]
+                log_term = math.log(child.avail)
+                value = child.reward / child.visits + c * math.sqrt(log_term / child.visits)
+                if at_root:
+                    value += self._bias[m] / (1.0 + child.visits) * 10.0
+                if value > best_value:
+                    best_value = value
+                    best = child
+            assert best is not None and best.move is not None
+            world.play(best.move)
+            path.append(best)
+            node = best
+        reward = self._rollout(world, n, points_matter)
+        root.visits += 1
+        for child in path:
+            child.visits += 1
+            child.reward += reward[child.player]
+
+    # -- rollouts and evaluation --------------------------------------------------------
+
+    def _rollout(self, world: Game, n: int, points_matter: bool) -> list[float]:
+        rng = self.rng
+        heuristic = self.rollout == "heuristic"
+        eps = self.epsilon
+        for _ in range(self.rollout_depth):
+            if world.is_over:
+                break
+            legal = world.legal_moves()
+            if len(legal) == 1:
+                move = legal[0]
+            elif not heuristic or rng.random() < eps:
+                move = legal[rng.randrange(len(legal))]
+            else:
+                move = _greedy(world, legal, rng)
+            world.play(move)
+        return self._evaluate(world, n, points_matter)
+
+    def _evaluate(self, world: Game, n: int, points_matter: bool) -> list[float]:
+        result = world.result
+        if result is not None:
+            out = [0.0] * n
+            if result.winner is not None:
+                out[result.winner] = 1.0
+            else:
+                return [1.0 / n] * n
+            if points_matter and n > 2:
+                # the losers of a round are also ranked by the points they are left with
+                points = result.points
+                for s in range(n):
+                    if s != result.winner:
+                        out[s] = 0.15 * (1.0 - min(points[s], 100) / 100.0)
+            return out
+        counts = hand_counts(world)
+        k = self.sharpness
+        weights = [math.exp(-k * x) for x in counts]
+        total = sum(weights)
+        return [x / total for x in weights]
+
+
+def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
+    """A cheap rollout policy: call last card, shed a card that is not wild (a random
+    one), else a wild card declaring the suit held most, else draw or pass."""
+    plain: list[Move] = []
+    wild: list[Move] = []
+    other: Move | None = None
+    for m in legal:
+        if m.kind is _PLAY:
+            if m.suit is None:
+                plain.append(m)
+            else:
+                wild.append(m)
+        elif other is None:
+            other = m
+    if plain:
+        calls = [m for m in plain if m.call]
+        pick = calls or plain
+        return pick[rng.randrange(len(pick))] if len(pick) > 1 else pick[0]
+    if wild:
+        seat = world.current_player
+        hand = hand_mask(world, seat if seat is not None else 0)
+        hand = (hand | (hand >> COPY)) & LOW
+        best = max(range(4), key=lambda s: (hand & SUIT_MASK[s]).bit_count())
+        for m in wild:
+            if m.suit == best and (m.call or not any(w.call for w in wild)):
+                return m
+        return wild[0]
+    assert other is not None
+    return other
+
+
+__all__ = ["IsmctsBot", "Node"]

@@ -1,0 +1,309 @@
+"""What a seat knows about the hidden cards, read from its view and the round's log.
+
+Only public facts and the seat's own cards are used (RULES G5): the cards it holds, the
+discard pile, each seat's card count, and what the log shows each opponent doing. When
+an opponent draws in a normal turn it shows (unless it drew by choice) that it held no
+card it could play: no card of the active suit, none of the top card's rank, no wild
+card. That is kept as a *constraint*: at most ``allowance`` of the cards in ``mask`` are
+in that hand, where ``allowance`` counts the cards drawn since (any of them may be one).
+
+``Knowledge.sample`` deals the unseen cards into hands and stock consistently with the
+counts and, as far as possible, with the constraints (seed 001, technique 2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crazy_eights.engine.cards import (
+    COPY,
+    LOW,
+    RANK_MASK,
+    SUIT_MASK,
+    SUITS,
+    Card,
+    Mask,
+    parse_card,
+    shedding_points,
+    standard_deck,
+)
+from crazy_eights.engine.rules import Rules
+
+EIGHT_RANK = 7
+
+
+def hand_mask(cards: Sequence[Card]) -> Mask:
+    mask = 0
+    for card in cards:
+        bit = 1 << card
+        mask |= (bit << COPY) if mask & bit else bit
+    return mask
+
+
+def kinds_of(mask: Mask) -> Mask:
+    return (mask | (mask >> COPY)) & LOW
+
+
+@dataclass
+class Constraint:
+    """At most ``allowance`` cards of ``mask`` are in the hand."""
+
+    mask: Mask
+    allowance: int
+
+
+@dataclass
+class Knowledge:
+    """A seat's knowledge of a shedding position (classic, ultimate, countdown)."""
+
+    rules: Rules
+    seat: int
+    players: int
+    hand: list[Card]
+    counts: list[int]
+    unseen: list[Card]
+    stock_count: int
+    top: Card
+    suit: int
+    declared: bool
+    pending: int
+    direction: int
+    current: int
+    wild: list[Mask]
+    points_matter: bool
+    constraints: list[list[Constraint]] = field(default_factory=list)
+    played: list[list[Card]] = field(default_factory=list)
+    """Cards each seat played this round (public)."""
+
+    # -- derived facts ------------------------------------------------------------------
+
+    @property
+    def hand_kinds(self) -> Mask:
+        return kinds_of(hand_mask(self.hand))
+
+    def lacks(self, seat: int) -> Mask:
+        """Cards ``seat`` is known not to hold (constraints with nothing drawn since)."""
+        out = 0
+        for c in self.constraints[seat]:
+            if c.allowance == 0:
+                out |= c.mask
+        return out
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.direction * steps) % self.players
+
+    def unseen_mask(self) -> Mask:
+        return kinds_of(hand_mask(self.unseen))
+
+    # -- sampling -------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """Hands for every seat (own hand as it is) and a stock (top first).
+
+        Cards are dealt in a random order, each opponent taking only cards its
+        constraints allow; an opponent left short (the constraints came from a
+        voluntary draw) takes whatever is left. Tightly constrained seats go first.
+        """
+        pool = _shuffled(self.unseen, rng)
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        hands[self.seat] = list(self.hand)
+        single_pack = self.rules.pack_count() == 1
+        for s, want, forbid, soft in self._plan():
+            if not forbid and not soft:
+                hands[s] = pool[:want]
+                del pool[:want]
+            elif not soft and single_pack:
+                got = [c for c in pool if not (forbid >> c) & 1][:want]
+                if len(got) < want:
+                    got += [c for c in pool if (forbid >> c) & 1][: want - len(got)]
+                taken = 0
+                for c in got:
+                    taken |= 1 << c
+                hands[s] = got
+                pool = [c for c in pool if not (taken >> c) & 1]
+            else:
+                cons = soft + ([Constraint(forbid, 0)] if forbid else [])
+                hands[s], pool = _take_constrained(pool, want, cons)
+        return hands, pool
+
+    def _plan(self) -> list[tuple[int, int, Mask, list[Constraint]]]:
+        """Per opponent, most constrained first: (seat, count, forbidden, soft limits)."""
+        plan = self.__dict__.get("_plan_cache")
+        if plan is None:
+            plan = []
+            for s in range(self.players):
+                if s == self.seat:
+                    continue
+                want = self.counts[s]
+                forbid = 0
+                soft: list[Constraint] = []
+                for c in self.constraints[s]:
+                    if c.allowance == 0:
+                        forbid |= c.mask
+                    elif c.allowance < want:
+                        soft.append(c)
+                plan.append((s, want, forbid, soft))
+            plan.sort(key=lambda p: -(p[2].bit_count() + sum(c.mask.bit_count() for c in p[3])))
+            self.__dict__["_plan_cache"] = plan
+        return plan
+
+
+def _take_constrained(
+    pool: list[Card], want: int, cons: list[Constraint]
+) -> tuple[list[Card], list[Card]]:
+    """Take ``want`` cards from ``pool`` in order, skipping cards over a limit."""
+    masks = [c.mask for c in cons]
+    allow = [c.allowance for c in cons]
+    union = 0
+    for m in masks:
+        union |= m
+    ks = range(len(masks))
+    got: list[Card] = []
+    rest: list[Card] = []
+    for i, card in enumerate(pool):
+        if len(got) >= want:
+            rest.extend(pool[i:])
+            break
+        bit = 1 << card
+        if not union & bit:
+            got.append(card)
+            continue
+        for k in ks:
+            if masks[k] & bit and not allow[k]:
+                rest.append(card)
+                break
+        else:
+            for k in ks:
+                if masks[k] & bit:
+                    allow[k] -= 1
+            got.append(card)
+    short = want - len(got)
+    if short > 0:
+        got.extend(rest[:short])
+        del rest[:short]
+    return got, rest
+
+
+def _shuffled(items: list[Card], rng: random.Random) -> list[Card]:
+    """The cards in a random order: sorted by a random 16-bit key per card id.
+
+    Both copies of a card (two packs) get the same key and end up side by side, which
+    changes nothing since copies are interchangeable; a tie between two different
+    cards (about 1 in 2,000 per pair) keeps their order.
+    """
+    keys = list(memoryview(rng.randbytes(128)).cast("H"))
+    return sorted(items, key=keys.__getitem__)
+
+
+def _card(text: str) -> Card:
+    return parse_card(text)
+
+
+def knowledge_from_view(view: dict[str, Any]) -> Knowledge:
+    """Read a shedding view (with its log) into what the seat knows."""
+    rules = Rules.from_dict(view["rules"])
+    n = rules.players
+    seat = int(view["seat"])
+    hand = [_card(t) for t in view["hand"]]
+    discard = [_card(t) for t in view["discard"]]
+    remaining: dict[Card, int] = {}
+    for card in standard_deck(rules.pack_count()):
+        remaining[card] = remaining.get(card, 0) + 1
+    for card in hand + discard:
+        remaining[card] -= 1
+    unseen = [card for card, k in remaining.items() for _ in range(max(k, 0))]
+    players = view["players"]
+    counts = [int(p["cards"]) for p in players]
+    countdown = rules.ruleset == "countdown"
+    if countdown:
+        wild = [RANK_MASK[int(p["number"]) - 1] for p in players]
+    else:
+        wild = [RANK_MASK[EIGHT_RANK]] * n
+    know = Knowledge(
+        rules=rules,
+        seat=seat,
+        players=n,
+        hand=hand,
+        counts=counts,
+        unseen=unseen,
+        stock_count=int(view["stock"]),
+        top=discard[-1],
+        suit=SUITS.index(view["active_suit"]),
+        declared=bool(view["declared"]),
+        pending=int(view["pending_draw"]) // 2,
+        direction=int(view["direction"]),
+        current=int(view["current"]) if view["current"] is not None else seat,
+        wild=wild,
+        points_matter=not countdown,
+        constraints=[[] for _ in range(n)],
+        played=[[] for _ in range(n)],
+    )
+    _read_log(know, view.get("log") or [])
+    return know
+
+
+def _read_log(know: Knowledge, log: Sequence[dict[str, Any]]) -> None:
+    """Replay the public events of the round to find what each opponent lacks."""
+    top: Card | None = None
+    suit = 0
+    declared = False
+    pending = False
+    for event in log:
+        kind = event["type"]
+        seat = event.get("seat")
+        if kind == "starter":
+            top = _card(event["cards"][0])
+            suit = top >> 4
+            declared = False
+            pending = False
+        elif kind == "declared":
+            suit = SUITS.index(event["suit"])
+            declared = True
+        elif kind == "played" and seat is not None:
+            card = _card(event["cards"][0])
+            know.played[seat].append(card)
+            bit = 1 << card
+            for c in know.constraints[seat]:
+                if c.mask & bit and c.allowance > 0:
+                    c.allowance -= 1
+            top = card
+            if "declared" in event:
+                suit = SUITS.index(event["declared"])
+                declared = True
+            else:
+                suit = card >> 4
+                declared = False
+            pending = (
+                (card & 15) == 1
+                and know.rules.ruleset == "ultimate"
+                and (bool(know.rules.action_cards))
+            )
+        elif kind in ("drew", "penalty") and seat is not None:
+            count = int(event.get("count", 0))
+            for c in know.constraints[seat]:
+                c.allowance += count
+            if kind == "penalty" and event.get("reason") == "draw_two":
+                if seat != know.seat:
+                    # chose the penalty: held no two (or would not stack)
+                    know.constraints[seat].append(Constraint(RANK_MASK[1], count))
+                pending = False
+            elif kind == "drew" and seat != know.seat and top is not None and not pending:
+                playable = SUIT_MASK[suit] | know.wild[seat]
+                if not declared:
+                    playable |= RANK_MASK[top & 15]
+                know.constraints[seat].append(Constraint(playable, count))
+    for seat in range(know.players):
+        know.constraints[seat] = [
+            c for c in know.constraints[seat] if c.allowance < know.counts[seat]
+        ]
+    know.constraints[know.seat] = []
+
+
+def card_points(card: Card, rules: Rules) -> int:
+    return shedding_points(card, ace_points=int(rules.ace_points or 1))
+
+
+__all__ = ["Constraint", "Knowledge", "card_points", "hand_mask", "kinds_of", "knowledge_from_view"]

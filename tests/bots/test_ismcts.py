@@ -1,0 +1,109 @@
+"""ISMCTS: budgets, determinizations consistent with the view, and the engine's worlds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crazy_eights.bots import make_bot
+from crazy_eights.bots.ismcts import IsmctsBot
+from crazy_eights.bots.knowledge import hand_mask, kinds_of, knowledge_from_view
+from crazy_eights.engine import Rules
+from crazy_eights.engine.cards import parse_card
+from crazy_eights.engine.worlds import WorldBuilder, hand_counts, world_from_view
+
+from .conftest import TABLES, random_positions, table_rules
+
+
+def _spots(name: str = "ultimate", players: int = 4, count: int = 5):
+    return random_positions(Rules.preset(name, players=players), count, seed=3)
+
+
+def test_iteration_budget_is_respected() -> None:
+    bot = make_bot("ismcts", seed=1, iterations=123)
+    assert isinstance(bot, IsmctsBot)
+    for game, seat, legal in _spots():
+        bot.choose(game.view(seat, log=True), legal)
+        assert bot.last_iterations in (0, 123)  # 0: only one sensible move
+
+
+def test_time_budget_is_respected() -> None:
+    bot = make_bot("ismcts", seed=1, time_ms=40)
+    assert isinstance(bot, IsmctsBot)
+    for game, seat, legal in _spots(count=3):
+        bot.choose(game.view(seat, log=True), legal)
+        if bot.last_iterations:
+            # checked every 8 iterations; generous slack for a loaded machine
+            assert bot.last_seconds < 0.040 + 0.25
+            assert bot.last_iterations >= 8
+
+
+def test_same_seed_same_decision() -> None:
+    for game, seat, legal in _spots(count=4):
+        view = game.view(seat, log=True)
+        one = make_bot("ismcts", seed=9, iterations=80).choose(view, legal)
+        two = make_bot("ismcts", seed=9, iterations=80).choose(view, legal)
+        assert one == two
+
+
+@pytest.mark.parametrize(("name", "players", "settings"), TABLES)
+def test_samples_are_consistent_with_the_view(name: str, players: int, settings: dict) -> None:
+    rules = table_rules(name, players, settings)
+    rng = random.Random(1)
+    for game, seat, _legal in random_positions(rules, 12, seed=5):
+        view = game.view(seat, log=True)
+        know = knowledge_from_view(view)
+        hands, stock = know.sample(rng)
+        assert [len(h) for h in hands] == [p["cards"] for p in view["players"]]
+        assert len(stock) == view["stock"]
+        assert sorted(hands[seat]) == sorted(parse_card(c) for c in view["hand"])
+        seen = [parse_card(c) for c in view["discard"]]
+        all_cards = sorted(seen + stock + [c for h in hands for c in h])
+        assert all_cards == sorted(
+            c for c in range(64) for _ in range(rules.pack_count()) if c & 15 < 13
+        )
+
+
+@pytest.mark.parametrize(("name", "players", "settings"), TABLES)
+def test_world_with_the_true_cards_plays_like_the_game(
+    name: str, players: int, settings: dict
+) -> None:
+    rules = table_rules(name, players, settings)
+    rng = random.Random(2)
+    for game, seat, legal in random_positions(rules, 10, seed=9):
+        view = game.view(seat, log=True)
+        hands = [game.hand(s) for s in range(players)]  # type: ignore[attr-defined]
+        stock = [c for c in reversed(game.stock)]  # type: ignore[attr-defined]
+        world = world_from_view(rules, view, hands=hands, stock=stock, seed=1)
+        assert world.legal_moves() == legal
+        assert hand_counts(world) == [p["cards"] for p in view["players"]]
+        for _ in range(6):
+            if game.is_over or world.is_over:
+                break
+            moves = game.legal_moves()
+            assert world.legal_moves() == moves
+            move = moves[rng.randrange(len(moves))]
+            before = game.view(None)
+            game.play(move)
+            world.play(move)
+            if game.view(None).get("stock", 0) > before.get("stock", 0):
+                break  # a reshuffle: the world's generator differs from the table's
+            if game.view(None)["round"] != before["round"]:
+                break
+            assert world.view(seat)["hand"] == game.view(seat)["hand"]
+            assert world.current_player == game.current_player
+
+
+def test_world_refuses_a_wrong_hand() -> None:
+    (game, seat, _legal), *_ = _spots(count=1)
+    view = game.view(seat, log=True)
+    builder = WorldBuilder(Rules.preset("ultimate", players=4), view)
+    hands = [game.hand(s) for s in range(4)]  # type: ignore[attr-defined]
+    hands[(seat + 1) % 4] = hands[(seat + 1) % 4][:-1]
+    with pytest.raises(ValueError, match="cards"):
+        builder.build(hands=hands, stock=list(reversed(game.stock)), seed=1)  # type: ignore[attr-defined]
+
+
+def test_hand_mask_helpers() -> None:
+    assert kinds_of(hand_mask([5, 5])) == 1 << 5
