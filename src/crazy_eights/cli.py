@@ -312,6 +312,16 @@ def rules_command(
     console.print(table)
 
 
+def _register_extensions() -> None:
+    """Commands that live with their packages: the simulation lab."""
+    from .sim.commands import register as register_sim
+
+    register_sim(app)
+
+
+_register_extensions()
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,75 @@
+"""The command line: terminal play, replay and the rules listing."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from crazy_eights import Rules, replay
+from crazy_eights.cli import app
+
+runner = CliRunner()
+
+
+def test_play_a_whole_round_by_typing_numbers(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        [
+            *("play", "--rules", "classic", "--players", "3", "--seed", "5"),
+            *("--bots", "random", "--set", "mode=single", "--save", str(saved)),
+        ],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Your hand:" in result.output and "Top card:" in result.output
+    assert "Game over" in result.output or "You win" in result.output
+    record = json.loads(saved.read_text())
+    game = replay(Rules.from_dict(record["rules"]), record["seed"], record["moves"])
+    assert game.is_over
+
+
+def test_play_refuses_bad_input_with_a_reason_and_asks_again() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "--players", "2", "--seed", "1", "--bots", "random", "--set", "mode=single"],
+        input="hello\n99\n9X\nq\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "'hello' is not a move" in result.output
+    assert "Choose a number from 1 to" in result.output
+    assert "You left the table." in result.output
+
+
+def test_play_rejects_a_bad_setting() -> None:
+    result = runner.invoke(app, ["play", "--set", "target=5"], input="q\n")
+    assert result.exit_code != 0
+    assert "target must be a whole number from 50 to 5000" in result.output
+
+
+def test_replay_prints_every_move(tmp_path: Path) -> None:
+    rules = Rules.preset("ultimate", players=3, mode="single")
+    game = replay(rules, 4, [])
+    chooser = random.Random(4)
+    while not game.is_over:
+        game.play(chooser.choice(game.legal_moves()))
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"rules": rules.to_dict(), "seed": 4, "moves": game.moves}))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Result:" in result.output
+    broken = tmp_path / "bad.json"
+    broken.write_text(json.dumps({"rules": rules.to_dict(), "seed": 4, "moves": ["9X"]}))
+    result = runner.invoke(app, ["replay", str(broken)])
+    assert result.exit_code == 1 and "illegal" in result.output
+
+
+def test_rules_lists_settings() -> None:
+    result = runner.invoke(app, ["rules", "ultimate"])
+    assert result.exit_code == 0
+    assert "stock_empty" in result.output and "reshuffle" in result.output
+    result = runner.invoke(app, ["rules", "poker"])
+    assert result.exit_code == 2
