@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -71,11 +70,18 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+OPENING = asyncio.Semaphore(25)  # handshakes in flight at once, so connecting is no storm
+
+
 async def player(
     url: str, cookie: str, stats: Stats, think: float, stop: asyncio.Event, rng: random.Random
 ) -> None:
     try:
-        async with connect(url, additional_headers={"cookie": cookie}, max_size=2**20) as ws:
+        async with OPENING:
+            ws = await connect(
+                url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=60
+            )
+        async with ws:
             table = url.rsplit("/", 1)[-1]
             answered = -1
             pending: asyncio.Task[None] | None = None
@@ -104,7 +110,9 @@ async def player(
                     stats.arrived(table, state["version"])
                 if state["legal"] and state["version"] > answered:
                     answered = state["version"]
-                    pending = asyncio.create_task(move(state["version"], rng.choice(state["legal"])))
+                    pending = asyncio.create_task(
+                        move(state["version"], rng.choice(state["legal"]))
+                    )
             if pending is not None:
                 pending.cancel()
     except Exception as exc:
@@ -117,8 +125,20 @@ async def main(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp(prefix="ce-load-")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
     server = subprocess.Popen(
-        [sys.executable, "-m", "crazy_eights.server.commands", "serve", "--port", str(port),
-         "--db", f"{folder}/load.db", "--bot-workers", "0", "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "crazy_eights.server.commands",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"{folder}/load.db",
+            "--bot-workers",
+            "0",
+            "--log-level",
+            "warning",
+        ],
         env=env,
     )
     base = f"http://127.0.0.1:{port}"
@@ -150,19 +170,27 @@ async def main(args: argparse.Namespace) -> None:
                         f"/api/tables/{table['id']}/sit", json={}, headers={"cookie": cookie}
                     )
                 seats += [(table["id"], c) for c in cookies]
-        print(f"setup: {args.tables} tables, {len(seats)} players in "
-              f"{time.perf_counter() - setup:.1f} s")
+        print(
+            f"setup: {args.tables} tables, {len(seats)} players in "
+            f"{time.perf_counter() - setup:.1f} s"
+        )
         stats = Stats(4)
         stop = asyncio.Event()
         rng = random.Random(1)
         tasks = [
             asyncio.create_task(
-                player(f"ws://127.0.0.1:{port}/ws/tables/{t}", c, stats, args.think, stop,
-                       random.Random(rng.random()))
+                player(
+                    f"ws://127.0.0.1:{port}/ws/tables/{t}",
+                    c,
+                    stats,
+                    args.think,
+                    stop,
+                    random.Random(rng.random()),
+                )
             )
             for t, c in seats
         ]
-        await asyncio.sleep(min(5.0, args.seconds / 4))  # connect and warm up
+        await asyncio.sleep(3.0 + len(seats) / 200)  # connect and warm up
         stats.latencies.clear()
         stats.moves = 0
         started = time.perf_counter()
@@ -179,12 +207,16 @@ async def main(args: argparse.Namespace) -> None:
         def pct(p: float) -> float:
             return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
 
-        print(f"tables {args.tables}, sockets {len(seats)}, think {args.think} s, "
-              f"measured {elapsed:.0f} s")
+        print(
+            f"tables {args.tables}, sockets {len(seats)}, think {args.think} s, "
+            f"measured {elapsed:.0f} s"
+        )
         print(f"moves/s {stats.moves / elapsed:.1f}  (moves {stats.moves})")
-        print(f"latency move -> all 4 seats: p50 {pct(0.50):.1f} ms  p95 {pct(0.95):.1f} ms  "
-              f"p99 {pct(0.99):.1f} ms  max {pct(1.0):.1f} ms"
-              + (f"  mean {1000 * statistics.fmean(lat):.1f} ms" if lat else ""))
+        print(
+            f"latency move -> all 4 seats: p50 {pct(0.50):.1f} ms  p95 {pct(0.95):.1f} ms  "
+            f"p99 {pct(0.99):.1f} ms  max {pct(1.0):.1f} ms"
+            + (f"  mean {1000 * statistics.fmean(lat):.1f} ms" if lat else "")
+        )
         print(f"errors {sum(stats.errors.values())} {stats.errors or ''}")
         print(f"server RSS idle {idle['VmRSS'] / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
     finally:

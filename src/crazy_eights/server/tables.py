@@ -644,7 +644,12 @@ class TableActor:
         self._broadcast_state(events, text, seat_no, ack)
         if self.status == "finished":
             self._info_changed()
+            asyncio.get_running_loop().call_later(60, self._unload_if_idle)
         self._after_change()
+
+    def _unload_if_idle(self) -> None:
+        if not self.conns:
+            self.room.tables.unload(self)
 
     async def _finish(self) -> None:
         game = self.game
