@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from crazy_eights.engine import RULESETS, Rules, new_game
 
 from . import db
+from .auth import OptionalAccount
 from .errors import ApiError
 
 if TYPE_CHECKING:
@@ -220,8 +221,10 @@ async def leaderboard(
 
 
 @router.get("/api/tables/{table_id}/replay")
-async def table_replay(table_id: str, request: Request) -> dict[str, Any]:
-    """A finished game move by move, every hand shown."""
+async def table_replay(
+    table_id: str, request: Request, account: OptionalAccount
+) -> dict[str, Any]:
+    """A finished game move by move, every hand shown (private tables: their players)."""
     async with _room(request).engine.connect() as conn:
         row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
         if row is None:
@@ -241,6 +244,9 @@ async def table_replay(table_id: str, request: Request) -> dict[str, Any]:
                 sa.select(db.moves).where(db.moves.c.table_id == table_id).order_by(db.moves.c.n)
             )
         ).all()
+    players = {s.account_id for s in seat_rows} | {row.creator_id}
+    if not row.public and (account is None or account.id not in players):
+        raise ApiError(403, "private", "replays of private tables are for their players")
     rules = Rules.from_dict(row.rules)
     return {
         "id": row.id,
