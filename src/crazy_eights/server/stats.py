@@ -221,9 +221,7 @@ async def leaderboard(
 
 
 @router.get("/api/tables/{table_id}/replay")
-async def table_replay(
-    table_id: str, request: Request, account: OptionalAccount
-) -> dict[str, Any]:
+async def table_replay(table_id: str, request: Request, account: OptionalAccount) -> dict[str, Any]:
     """A finished game move by move, every hand shown (private tables: their players)."""
     async with _room(request).engine.connect() as conn:
         row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
