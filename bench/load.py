@@ -1,0 +1,235 @@
+"""Load test of the card room (issue 6 item 12), on loopback only, bounded in time.
+
+Starts ``crazy-eights serve`` on 127.0.0.1 with a fresh SQLite file, makes N tables of four
+scripted WebSocket players (each moves about ``--think`` seconds after its turn starts),
+runs for ``--seconds`` and prints moves per second, the latency from a move being sent to
+its broadcast reaching every seat (p50/p95/p99), errors and the server's memory.
+
+    python bench/load.py --tables 50 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def memory_kib(pid: int) -> dict[str, int]:
+    out = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(("VmRSS", "VmHWM")):
+                name, value = line.split(":")
+                out[name] = int(value.split()[0])
+    return out
+
+
+class Stats:
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.sent: dict[tuple[str, int], float] = {}
+        self.arrivals: dict[tuple[str, int], list[float]] = {}
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors: dict[str, int] = {}
+        self.measuring = True
+
+    def arrived(self, table: str, version: int) -> None:
+        key = (table, version)
+        times = self.arrivals.setdefault(key, [])
+        times.append(time.perf_counter())
+        if len(times) == self.players:
+            del self.arrivals[key]
+            start = self.sent.pop(key, None)
+            if start is not None and self.measuring:
+                self.latencies.append(max(times) - start)
+                self.moves += 1
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+OPENING = asyncio.Semaphore(25)  # handshakes in flight at once, so connecting is no storm
+
+
+async def player(
+    url: str, cookie: str, stats: Stats, think: float, stop: asyncio.Event, rng: random.Random
+) -> None:
+    try:
+        async with OPENING:
+            ws = await connect(
+                url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=60
+            )
+        async with ws:
+            table = url.rsplit("/", 1)[-1]
+            answered = -1
+            pending: asyncio.Task[None] | None = None
+
+            async def move(version: int, text: str) -> None:
+                await asyncio.sleep(think * rng.uniform(0.8, 1.2))
+                if stop.is_set():
+                    return
+                stats.sent[(table, version + 1)] = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "seq": version, "move": text}))
+
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "error":
+                    stats.error(message["code"])
+                    continue
+                if kind not in ("state", "welcome") or message["state"] is None:
+                    continue
+                state = message["state"]
+                if kind == "state":
+                    stats.arrived(table, state["version"])
+                if state["legal"] and state["version"] > answered:
+                    answered = state["version"]
+                    pending = asyncio.create_task(
+                        move(state["version"], rng.choice(state["legal"]))
+                    )
+            if pending is not None:
+                pending.cancel()
+    except Exception as exc:
+        if not stop.is_set():
+            stats.error(type(exc).__name__)
+
+
+async def main(args: argparse.Namespace) -> None:
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="ce-load-")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "crazy_eights.server.commands",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            f"{folder}/load.db",
+            "--bot-workers",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            for _ in range(120):
+                try:
+                    if (await http.get("/api/health")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.5)
+            idle = memory_kib(server.pid)
+            setup = time.perf_counter()
+            seats: list[tuple[str, str]] = []
+            for _ in range(args.tables):
+                cookies = []
+                for _ in range(4):
+                    response = await http.post("/api/auth/guest")
+                    cookies.append(f"ce_session={response.cookies['ce_session']}")
+                    http.cookies.clear()
+                rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 60}
+                table = (
+                    await http.post(
+                        "/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]}
+                    )
+                ).json()
+                for cookie in cookies[1:]:
+                    await http.post(
+                        f"/api/tables/{table['id']}/sit", json={}, headers={"cookie": cookie}
+                    )
+                seats += [(table["id"], c) for c in cookies]
+        print(
+            f"setup: {args.tables} tables, {len(seats)} players in "
+            f"{time.perf_counter() - setup:.1f} s"
+        )
+        stats = Stats(4)
+        stop = asyncio.Event()
+        rng = random.Random(1)
+        tasks = [
+            asyncio.create_task(
+                player(
+                    f"ws://127.0.0.1:{port}/ws/tables/{t}",
+                    c,
+                    stats,
+                    args.think,
+                    stop,
+                    random.Random(rng.random()),
+                )
+            )
+            for t, c in seats
+        ]
+        await asyncio.sleep(3.0 + len(seats) / 200)  # connect and warm up
+        stats.latencies.clear()
+        stats.moves = 0
+        started = time.perf_counter()
+        peak = 0
+        while time.perf_counter() - started < args.seconds:
+            await asyncio.sleep(1)
+            peak = max(peak, memory_kib(server.pid)["VmRSS"])
+        elapsed = time.perf_counter() - started
+        stats.measuring = False
+        stop.set()
+        await asyncio.wait(tasks, timeout=10)
+        lat = sorted(stats.latencies)
+
+        def pct(p: float) -> float:
+            return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+        print(
+            f"tables {args.tables}, sockets {len(seats)}, think {args.think} s, "
+            f"measured {elapsed:.0f} s"
+        )
+        print(f"moves/s {stats.moves / elapsed:.1f}  (moves {stats.moves})")
+        print(
+            f"latency move -> all 4 seats: p50 {pct(0.50):.1f} ms  p95 {pct(0.95):.1f} ms  "
+            f"p99 {pct(0.99):.1f} ms  max {pct(1.0):.1f} ms"
+            + (f"  mean {1000 * statistics.fmean(lat):.1f} ms" if lat else "")
+        )
+        print(f"errors {sum(stats.errors.values())} {stats.errors or ''}")
+        print(f"server RSS idle {idle['VmRSS'] / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50, help="tables of four players")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured run time")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
+    asyncio.run(main(parser.parse_args()))

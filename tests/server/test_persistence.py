@@ -1,0 +1,163 @@
+"""Persistence and records: moves are in the database before anyone hears of them, a
+restart rebuilds every unfinished table by replay, finished games count in records."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets.sync.client as wsclient
+from starlette.testclient import TestClient
+
+from crazy_eights.server import create_app
+
+from .conftest import as_, fast_settings, guest, make_table, until
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_restart_rebuilds_unfinished_tables(tmp_path: Path) -> None:
+    settings = fast_settings(tmp_path)
+    with TestClient(create_app(settings)) as client:
+        _, token = guest(client)
+        table = make_table(client, token, rules={"ruleset": "classic", "players": 3})
+        client.post(f"/api/tables/{table['id']}/start", headers=as_(token))
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)) as ws:
+            state = until(ws, "welcome")["state"]
+            while state["view"]["current"] != 0:
+                state = until(ws, "state", version=state["version"] + 1)["state"]
+            ws.send_json({"type": "move", "seq": state["version"], "move": state["legal"][0]})
+            ws.send_json({"type": "chat", "text": "remember me"})
+            state = until(ws, "state", version=state["version"] + 1)["state"]
+        before = client.app.state.room.tables.get(table["id"])  # type: ignore[attr-defined]
+        moves, hand = before.game.moves, before.game.view(0)["hand"]
+    with TestClient(create_app(settings)) as client:
+        after = client.app.state.room.tables.get(table["id"])  # type: ignore[attr-defined]
+        assert after.game.moves[: len(moves)] == moves
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)) as ws:
+            welcome = until(ws, "welcome")
+            assert welcome["you"]["seat"] == 0
+            assert welcome["chat"][-1]["text"] == "remember me"
+            if len(after.game.moves) == len(moves):
+                assert welcome["state"]["view"]["hand"] == hand
+
+
+def test_finished_games_make_records_and_leaving_is_a_loss(client: TestClient) -> None:
+    account, token = guest(client)
+    table = make_table(
+        client,
+        token,
+        rules={"ruleset": "classic", "players": 2, "mode": "single"},
+        bots=[{"seat": 1, "level": "random"}],
+    )
+    response = client.post(f"/api/tables/{table['id']}/leave", headers=as_(token))
+    assert response.json()["seats"][0]["left"] is True
+    actor = client.app.state.room.tables.get(table["id"])  # type: ignore[attr-defined]
+    for _ in range(400):
+        if actor.status == "finished":
+            break
+        time.sleep(0.01)
+    assert actor.status == "finished"
+    records = client.get(f"/api/accounts/{account}/records").json()["records"]
+    assert records[0]["games"] == 1 and records[0]["wins"] == 0 and records[0]["streak"] == 0
+    history = client.get(f"/api/accounts/{account}/history").json()
+    assert history[0]["left"] is True and history[0]["won"] is False
+    board = client.get("/api/leaderboard/classic").json()
+    assert {row["bot"] for row in board} == {None, "random"}
+    assert board[0]["bot"] == "random"
+    replay = client.get(f"/api/tables/{table['id']}/replay").json()
+    assert len(replay["steps"]) == len(replay["moves"]) + 1
+    assert all(isinstance(h, list) for h in replay["steps"][0]["hands"])
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
+    command = [
+        sys.executable,
+        "-m",
+        "crazy_eights.server.commands",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--bot-delay",
+        "0",
+        "--bot-workers",
+        "0",
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    process.kill()
+    raise AssertionError("the server did not start")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="kill -9 is POSIX")
+def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
+    db, port = tmp_path / "room.db", _free_port()
+    server = _serve(db, port)
+    try:
+        http = httpx.Client(base_url=f"http://127.0.0.1:{port}")
+        http.post("/api/auth/guest")
+        table = http.post(
+            "/api/tables",
+            json={"rules": {"ruleset": "classic", "players": 2, "mode": "match"}},
+        ).json()
+        http.post(f"/api/tables/{table['id']}/start")
+        cookie = f"ce_session={http.cookies['ce_session']}"
+        url = f"ws://127.0.0.1:{port}/ws/tables/{table['id']}"
+        played = 0
+        with wsclient.connect(url, additional_headers={"cookie": cookie}) as ws:
+            import json
+
+            seen = None
+            while played < 6:
+                message = json.loads(ws.recv(timeout=10))
+                state = message.get("state")
+                if not state or state["view"]["over"]:
+                    continue
+                if state["legal"] and state["version"] != seen:
+                    seen = state["version"]
+                    ws.send(json.dumps({"type": "move", "seq": seen, "move": state["legal"][0]}))
+                    played += 1
+            # the answer to our last move is the proof it was committed
+            while True:
+                state = json.loads(ws.recv(timeout=10)).get("state")
+                if state and state["ack"] == seen:
+                    break
+            version, hand = state["version"], state["view"]["hand"]
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = _serve(db, port)
+    try:
+        with wsclient.connect(url, additional_headers={"cookie": cookie}) as ws:
+            welcome = json.loads(ws.recv(timeout=10))
+            assert welcome["type"] == "welcome"
+            assert welcome["state"]["version"] >= version
+            if welcome["state"]["version"] == version:
+                assert welcome["state"]["view"]["hand"] == hand
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
