@@ -313,10 +313,12 @@ def rules_command(
 
 
 def _register_extensions() -> None:
-    """Commands that live with their packages: the simulation lab."""
+    """Commands that live with their packages: the simulation lab and the card room."""
+    from .server.commands import register as register_server
     from .sim.commands import register as register_sim
 
     register_sim(app)
+    register_server(app)
 
 
 _register_extensions()

@@ -1,7 +1,6 @@
 """Bots at tables think here, off the event loop: a process pool (or one thread for tests).
 
-The bots package contract is ``make_bot(level, seed=...).choose(view, legal)``. Until
-``crazy_eights.bots`` exists, a clearly marked stand-in picks a seeded random legal move.
+The bots package contract is ``make_bot(level, seed=...).choose(view, legal)``.
 """
 
 from __future__ import annotations
@@ -9,35 +8,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import random
-from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from crazy_eights.bots import BOT_LEVELS, make_bot
 from crazy_eights.engine import Move
 
+__all__ = ["BOT_LEVELS", "HINT_LEVEL", "BotPool", "think"]
+
 log = logging.getLogger(__name__)
-
-try:
-    from crazy_eights.bots import BOT_LEVELS, make_bot
-
-    FALLBACK = False
-except ImportError:  # FALLBACK: the bots package has not landed yet.
-    BOT_LEVELS = ("random", "heuristic", "ismcts")
-    FALLBACK = True
-
-    class _FallbackBot:
-        """FALLBACK ONLY, used while ``crazy_eights.bots`` is missing: a seeded random pick."""
-
-        def __init__(self, seed: int) -> None:
-            self._random = random.Random(seed)
-
-        def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
-            return self._random.choice(list(legal))
-
-    def make_bot(level: str, *, seed: int | None = None) -> Any:
-        return _FallbackBot(seed or 0)
-
 
 HINT_LEVEL = "ismcts"
 
@@ -54,8 +33,6 @@ class BotPool:
     def __init__(self, workers: int) -> None:
         self._workers = workers
         self._executor: Executor | None = None
-        if FALLBACK:
-            log.warning("crazy_eights.bots is not installed: bots play random legal moves")
 
     def _pool(self) -> Executor:
         if self._executor is None:
