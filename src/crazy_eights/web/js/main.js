@@ -20,6 +20,9 @@ function navigate(hash) {
 
 function setAccount(acc) {
   account = acc;
+  // Only ask /api/me when a session may exist: a 401 shows as a console error.
+  if (acc) localStorage.setItem("ce.session", "1");
+  else localStorage.removeItem("ce.session");
   settings.useAccount(acc);
   renderNav();
 }
@@ -219,7 +222,7 @@ async function createForm(box) {
       return h("label", { class: "field" }, h("span", { class: "flabel", text: SETTING_LABELS[name] || name }), input,
         h("small", { id: helpId, class: "help", text: `${SETTING_TEXT[name] || ""} (${s.help})` }));
     }));
-    if (controls.players) controls.players.addEventListener("change", drawSeats);
+    if (controls.players) controls.players.addEventListener("input", drawSeats);
     drawSeats();
   };
   rsSelect.addEventListener("change", drawFields);
@@ -566,7 +569,7 @@ async function route() {
 async function boot() {
   settings.useAccount(null);
   try {
-    setAccount(await currentAccount());
+    setAccount(localStorage.getItem("ce.session") ? await currentAccount() : null);
   } catch {
     setAccount(null);
   }

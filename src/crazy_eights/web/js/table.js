@@ -10,6 +10,13 @@ import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
 
 const moveCard = (move) => move.split(/[:!]/)[0];
 
+function speakerIcon(muted) {
+  const waves = muted
+    ? `<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>`
+    : `<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>`;
+  return `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${waves}</svg>`;
+}
+
 export class TableView {
   constructor(root, { tableId, code = null, account = null, coach = null, navigate }) {
     this.root = root;
@@ -266,7 +273,7 @@ export class TableView {
   render() {
     const el = this.el;
     const s = settings.get();
-    el.mute.textContent = s.muted ? "\u{1F507}" : "\u{1F50A}";
+    el.mute.innerHTML = speakerIcon(s.muted);
     el.mute.setAttribute("aria-label", s.muted ? "Sound off: turn on" : "Sound on: mute");
     for (const b of el.sort.children) b.setAttribute("aria-pressed", String(b.dataset.sort === s.sort));
     const info = this.info;
@@ -290,6 +297,8 @@ export class TableView {
       return;
     }
     el.actions.hidden = this.mySeat === null;
+    el.felt.dataset.version = String(this.state.version);
+    el.felt.dataset.turn = v.over ? "over" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
     this.renderPlayers();
     this.renderCenter();
     this.renderHand();
@@ -386,7 +395,7 @@ export class TableView {
         h("div", { class: "pname", text: info.name || "You" }),
         h("div", { class: "pfacts" }, h("span", { text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), this.playerFacts(p).map((f) => h("span", { text: f }))),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
-      this.called ? h("span", { class: "badge-called", text: "Call armed" }) : null);
+      ...(this.called ? [h("span", { class: "badge-called", text: "Call armed" })] : []));
   }
 
   renderCenter() {
@@ -650,10 +659,13 @@ export class TableView {
     return out;
   }
 
+  /** A card-sized rectangle at a seat: the middle of its panel, or of the hand. */
   seatRect(seat, before) {
-    if (seat === this.mySeat) return this.el.hand.getBoundingClientRect();
-    const p = this.el.opponents.querySelector(`[data-seat="${seat}"]`);
-    return p ? p.getBoundingClientRect() : before.panels[seat];
+    const p = seat === this.mySeat ? this.el.hand : this.el.opponents.querySelector(`[data-seat="${seat}"]`);
+    const r = p ? p.getBoundingClientRect() : before.panels[seat];
+    if (!r) return null;
+    const w = this.el.stock.getBoundingClientRect().width * 0.6 || 50;
+    return { left: r.left + r.width / 2 - w / 2, top: r.top + r.height / 2 - w * 0.7, width: w, height: w * 1.4 };
   }
 
   animate(events, before) {
@@ -687,8 +699,7 @@ export class TableView {
         sound.thud();
         for (let i = 0; i < n; i++) {
           const target = ev.seat === this.mySeat && ev.cards ? this.el.hand.querySelector(`[data-card="${ev.cards[i]}"]`)?.getBoundingClientRect() || to : to;
-          const small = ev.seat === this.mySeat ? target : { left: to.left + to.width / 2 - 20, top: to.top, width: 40, height: 56 };
-          fx.fly(backSVG(), stock, small, { delay: delay + i * 90 });
+          if (target) fx.fly(backSVG(), stock, target, { delay: delay + i * 90 });
         }
         delay += 90 * n;
       } else if (ev.type === "picked_up") {
@@ -719,8 +730,7 @@ export class TableView {
       for (const seat of seats) {
         const to = seat === this.mySeat ? [...this.el.hand.children][round]?.getBoundingClientRect() : this.seatRect(seat, { panels: {} });
         if (!to) continue;
-        const box = seat === this.mySeat ? to : { left: to.left + to.width / 2 - 20, top: to.top, width: 40, height: 56 };
-        fx.fly(backSVG(), stock, box, { delay: i * 45, ms: 260 });
+        fx.fly(backSVG(), stock, to, { delay: i * 45, ms: 260 });
         i += 1;
       }
     }
@@ -772,6 +782,7 @@ export class TableView {
     if (this.send({ type: "move", seq: this.state.version, move })) {
       this.pending = true;
       this.selected = null;
+      this.render();
     }
   }
 
