@@ -450,7 +450,7 @@ async function replayPage(id) {
       play.textContent = "\u25B6 Play";
       return;
     }
-    play.textContent = "\u23F8 Pause";
+    play.textContent = "\u275A\u275A Pause";
     timer = setInterval(() => {
       if (k >= data.steps.length - 1) play.click();
       else go(k + 1);
@@ -459,11 +459,11 @@ async function replayPage(id) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   box.append(h("p", { class: "muted", text: `${RULESET_TITLES[data.rules.ruleset]} \u00b7 ${names.join(", ")}` }),
     h("div", { class: "row controls" },
-      h("button", { class: "btn", type: "button", text: "\u23EE", "aria-label": "First move", onclick: () => go(0) }),
+      h("button", { class: "btn", type: "button", text: "|\u25C0", "aria-label": "First move", onclick: () => go(0) }),
       h("button", { class: "btn", type: "button", text: "\u25C0", "aria-label": "Previous move", onclick: () => go(k - 1) }),
       play,
       h("button", { class: "btn", type: "button", text: "\u25B6\u25B6", "aria-label": "Next move", onclick: () => go(k + 1) }),
-      h("button", { class: "btn", type: "button", text: "\u23ED", "aria-label": "Last move", onclick: () => go(data.steps.length - 1) }),
+      h("button", { class: "btn", type: "button", text: "\u25B6|", "aria-label": "Last move", onclick: () => go(data.steps.length - 1) }),
       slider, label), stage);
   draw();
   page = () => timer && clearInterval(timer);

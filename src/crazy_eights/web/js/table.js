@@ -616,7 +616,8 @@ export class TableView {
       case "declared": return `${who} name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.suit]}.`;
       case "played": return `${who} play${ev.seat === this.mySeat ? "" : "s"} the ${cards}${ev.declared ? ` and name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.declared]}` : ""}${ev.lead ? " to lead" : ""}.`;
       case "last_card": return `${who} call${ev.seat === this.mySeat ? "" : "s"} \u201clast card!\u201d${ev.auto ? " (automatic)" : ""}`;
-      case "penalty": return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"}${ev.reason === "last_card" ? " for not calling last card" : ""}${cards ? `: ${cards}` : ""}.`;
+      case "penalty": if (!n) return `${who} should draw penalty cards, but the stock is empty.`;
+        return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"}${ev.reason === "last_card" ? " for not calling last card" : ""}${cards ? `: ${cards}` : ""}.`;
       case "skipped": return `${who} ${ev.seat === this.mySeat ? "are" : "is"} skipped.`;
       case "direction": return `Play now goes ${ev.direction === -1 ? "counter-clockwise" : "clockwise"}.`;
       case "reshuffled": return `The discards are shuffled into a new stock (${ev.count} cards).`;

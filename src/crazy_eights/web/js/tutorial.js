@@ -18,53 +18,64 @@ const TIPS = {
 export class Coach {
   constructor(onDone) {
     this.seen = new Set();
+    this.queue = [];
     this.onDone = onDone;
     this.box = null;
+    this.table = null;
   }
 
   destroy() {
     if (this.box) this.box.hidden = true;
   }
 
-  show(key, table) {
+  /** Queue a tip the first time its moment comes; tips show one at a time. */
+  show(key, table, extra = "", urgent = false) {
     if (this.seen.has(key)) return false;
     this.seen.add(key);
-    const [title, text] = TIPS[key];
-    const box = table.el.coach;
+    this.table = table;
+    if (urgent) this.queue.unshift([key, extra]);
+    else this.queue.push([key, extra]);
+    if (urgent || !this.box || this.box.hidden) this.next();
+    return true;
+  }
+
+  next() {
+    const box = this.table.el.coach;
     this.box = box;
+    const item = this.queue.shift();
+    if (!item) {
+      box.hidden = true;
+      return;
+    }
+    const [key, extra] = item;
+    const [title, text] = TIPS[key];
     box.hidden = false;
     box.replaceChildren(
       h("strong", { text: title }),
-      h("p", { text }),
-      h("button", { class: "btn small", type: "button", text: "Got it", onclick: () => {
-        box.hidden = true;
-      } }),
+      h("p", { text: `${text}${extra}` }),
+      h("button", { class: "btn small", type: "button", text: this.queue.length ? "Next tip" : "Got it", onclick: () => this.next() }),
     );
-    return true;
   }
 
   update(table, prev) {
     const st = table.state;
     const v = st.view;
     if (v.over) {
-      this.show("done", table);
+      this.queue = [];
+      this.show("done", table, "", true);
       this.onDone();
       return;
     }
     if (!prev) this.show("welcome", table);
     const events = st.events || [];
-    if (events.some((e) => e.type === "played" && e.declared && e.seat !== table.mySeat) && this.show("declared", table)) return;
+    if (events.some((e) => e.type === "played" && e.declared && e.seat !== table.mySeat)) this.show("declared", table);
     if (v.current !== table.mySeat) return;
     const legal = st.legal || [];
     const cards = legal.filter((m) => m !== "draw" && m !== "pass");
-    if (v.drawn && this.show("drawn", table)) return;
-    if (legal.some((m) => m.endsWith("!")) && this.show("last", table)) return;
-    if (cards.some((m) => m.startsWith("8") && m.includes(":")) && this.show("eight", table)) return;
-    if (!cards.length && legal.includes("draw") && this.show("draw", table)) return;
-    if (cards.length && !this.seen.has("legal")) {
-      const one = cards[0].split(/[:!]/)[0];
-      this.show("legal", table);
-      table.el.coach.querySelector("p").textContent += ` Right now, for example, the ${cardName(one)} can be played.`;
-    }
+    if (v.drawn) this.show("drawn", table, "", true);
+    if (!cards.length && legal.includes("draw")) this.show("draw", table, "", true);
+    if (cards.length) this.show("legal", table, ` Right now, for example, the ${cardName(cards[0].split(/[:!]/)[0])} can be played.`);
+    if (cards.some((m) => m.startsWith("8") && m.includes(":"))) this.show("eight", table);
+    if (legal.some((m) => m.endsWith("!"))) this.show("last", table, "", true);
   }
 }
