@@ -7,6 +7,7 @@ missing; nothing is downloaded.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -63,7 +64,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if "CE_E2E_PYTHONPATH" in os.environ:
         env["PYTHONPATH"] = os.environ["CE_E2E_PYTHONPATH"]
     else:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")])
+        )
     log = open(folder / "server.log", "w")  # noqa: SIM115 - closed below
     cmd = [
         sys.executable,
@@ -91,7 +94,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             log.close()
-            raise RuntimeError(f"the card room did not start:\n{(folder / 'server.log').read_text()}")
+            raise RuntimeError(
+                f"the card room did not start:\n{(folder / 'server.log').read_text()}"
+            )
         time.sleep(0.2)
     try:
         yield url
@@ -152,6 +157,8 @@ def new_page(browser: Any, server: str, console: Console) -> Iterator[Any]:
 
 def shot(page: Any, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(Exception):  # let flying cards land first
+        page.wait_for_function("() => !document.querySelector('.fly-card, .spark')", timeout=3000)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path

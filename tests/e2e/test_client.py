@@ -74,8 +74,13 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
 
 
 def drag_to(page: Any, source: Any, target: Any) -> None:
-    a = source.bounding_box()
-    b = target.bounding_box()
+    a = b = None
+    for _ in range(20):
+        a, b = source.bounding_box(), target.bounding_box()
+        if a and b:
+            break
+        time.sleep(0.05)
+    assert a and b, "nothing to drag, or nowhere to drop"
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 3)
     page.mouse.down()
     page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + a["height"] / 3 - 10, steps=3)
@@ -224,7 +229,12 @@ def test_phone_layout(new_page: Any, console: Any) -> None:
     wait_turn(page)
     # nothing sticks out sideways on a 360 px screen
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360
+    wide = page.evaluate(
+        "() => [...document.querySelectorAll('*')]"
+        ".filter(e => e.getBoundingClientRect().right > 361)"
+        ".map(e => e.tagName + '.' + e.className).slice(0, 8)"
+    )
+    assert width <= 360, wide
     hand = page.locator(".hand").bounding_box()
     assert hand["x"] >= 0 and hand["x"] + hand["width"] <= 360
     shot(page, "table-phone")

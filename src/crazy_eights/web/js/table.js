@@ -452,7 +452,7 @@ export class TableView {
       });
       el.cycle.replaceChildren(
         h("p", { class: "cycle-head", text: leader === null ? "" : `Leader: ${this.name(leader)}${v.turns_left ? ` \u00b7 ${v.turns_left} to play` : ""}` }),
-        h("div", { class: "cycle-cards", role: "list" }, cards.length ? cards : h("p", { class: "muted", text: "A new cycle is about to be led." })));
+        h("div", { class: "cycle-cards", role: "list" }, cards.length ? cards : h("p", { class: "muted", text: v.current === this.mySeat ? "Lead a card from your hand." : `Waiting for ${this.name(v.current)} to lead.` })));
     }
   }
 
@@ -540,7 +540,9 @@ export class TableView {
       else if (legal.length === 1 && legal[0] === "pass") text = "Your turn: nothing to play, pass";
       else if (legal.every((m) => m === "draw" || m === "pass")) text = "Your turn: no playable card, draw from the stock";
       else if (v.drawn) text = `Your turn: play the card you drew or pass`;
-      else if (v.forced_card) text = `Your turn: you must play ${cardName(v.forced_card)}`;
+      else if (v.forced_card) text = `Your turn: you must play the ${cardName(v.forced_card)}`;
+      else if (v.ruleset === "cycles" && v.phase === "lead") text = "Your lead: play any card to start the cycle";
+      else if (v.ruleset === "cycles") text = `Your turn: follow ${SUIT_NAMES[v.lead_suit] || "the lead"} or play a joker that fits`;
       el.status.textContent = text;
       el.status.classList.add("mine");
       if (v.phase === "declare" && !this.pending && !this.declaring) this.declareStarter();
@@ -561,7 +563,7 @@ export class TableView {
     const rows = v.players.map((p) => {
       let value;
       if (v.ruleset === "countdown") value = `No. ${p.number}`;
-      else if (v.ruleset === "cycles") value = `${p.cards} cards`;
+      else if (v.ruleset === "cycles") value = `${p.cards} card${p.cards === 1 ? "" : "s"}`;
       else value = String(p.score);
       return h("tr", { class: v.current === p.seat ? "current" : "" }, h("th", { scope: "row", text: this.name(p.seat) }), h("td", { text: value }));
     });
