@@ -1,0 +1,93 @@
+"""The ``serve`` command; ``register(app)`` adds it to the ``crazy-eights`` CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.", envvar="CE_HOST")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="TCP port to listen on.", envvar="CE_PORT")] = 8000,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="Database: a SQLite file path (created and migrated on first start, WAL "
+            "mode) or a URL such as postgresql://user:pass@host/name (asyncpg).",
+            envvar="DATABASE_URL",
+        ),
+    ] = "crazy-eights.db",
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="An extra Origin allowed to open sockets and post forms (repeatable); "
+            "the server's own host is always allowed."
+        ),
+    ] = None,
+    secure_cookies: Annotated[
+        bool, typer.Option(help="Mark the session cookie Secure (behind HTTPS).")
+    ] = False,
+    grace: Annotated[
+        float, typer.Option(help="Seconds a dropped player keeps a seat before a game starts.")
+    ] = 120.0,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot pauses before each move, to feel human.")
+    ] = 0.8,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes for bot thinking (0: one thread).")
+    ] = 1,
+    web_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder of the browser client (default: the packaged one)."),
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
+    import uvicorn
+
+    from .app import create_app
+    from .settings import ServerSettings
+
+    settings = ServerSettings(
+        database_url=db,
+        host=host,
+        port=port,
+        allowed_origins=allowed_origin or [],
+        secure_cookies=secure_cookies,
+        grace_seconds=grace,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        web_dir=web_dir,
+    )
+    typer.echo(f"Crazy Eights card room on http://{host}:{port}  (database: {db})")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to a Typer app (the lead wires this into ``crazy_eights.cli``)."""
+    app.command("serve")(serve)
+
+
+def main() -> None:
+    """``python -m crazy_eights.server.commands`` runs the server alone."""
+    app = typer.Typer(add_completion=False)
+    register(app)
+    app.command("version", hidden=True)(lambda: None)
+    app()
+
+
+if __name__ == "__main__":
+    main()

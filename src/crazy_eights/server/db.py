@@ -1,0 +1,211 @@
+"""The database: schema, engine set-up, migrations on start, and the group-commit writer.
+
+SQLAlchemy Core tables, the same on SQLite (a WAL-mode file, the default) and PostgreSQL
+(asyncpg). The schema is created and upgraded by the Alembic migrations in
+``server/migrations``; ``metadata`` here mirrors them for queries. Times are Unix seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+log = logging.getLogger(__name__)
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False, unique=True),
+    sa.Column("display_name", sa.String(40), nullable=False),
+    sa.Column("avatar", sa.String(16), nullable=False, server_default="default"),
+    sa.Column("password_hash", sa.String(200), nullable=True),
+    sa.Column("guest", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("bot_level", sa.String(16), nullable=True, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("ruleset", sa.String(16), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("invite", sa.String(16), nullable=True, unique=True),
+    sa.Column("hints", sa.Boolean, nullable=False),
+    sa.Column("takeover_after", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(12), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("result", sa.JSON, nullable=True),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True, index=True),
+    sa.Column("bot_level", sa.String(16), nullable=True),
+    sa.Column("left", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("move", sa.String(16), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+records = sa.Table(
+    "records",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("ruleset", sa.String(16), primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("wins", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("points", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("streak", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("best_streak", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def alembic_config(connection: sa.Connection | None = None) -> Config:
+    """An Alembic config for the packaged migrations (optionally on an open connection)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine; SQLite files get WAL, normal sync and a busy timeout."""
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=20)
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Create or upgrade the schema to the newest migration."""
+    async with engine.begin() as conn:
+        await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
+
+
+class Writer:
+    """Group commit: rows from every table actor are inserted in one transaction per batch.
+
+    ``await write(...)`` returns once the row is committed, so a move is durable before
+    it is broadcast, yet many tables share each commit. ``write_later`` does not wait.
+    """
+
+    def __init__(self, engine: AsyncEngine, *, batch: int = 500) -> None:
+        self._engine = engine
+        self._batch = batch
+        self._queue: asyncio.Queue[tuple[sa.Table, dict[str, Any], asyncio.Future[None] | None]]
+        self._queue = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="db-writer")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            while not self._queue.empty():
+                await asyncio.sleep(0.01)
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def write(self, table: sa.Table, row: dict[str, Any]) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((table, row, future))
+        await future
+
+    def write_later(self, table: sa.Table, row: dict[str, Any]) -> None:
+        self._queue.put_nowait((table, row, None))
+
+    async def _run(self) -> None:
+        while True:
+            items = [await self._queue.get()]
+            while len(items) < self._batch and not self._queue.empty():
+                items.append(self._queue.get_nowait())
+            grouped: dict[sa.Table, list[dict[str, Any]]] = {}
+            for table, row, _ in items:
+                grouped.setdefault(table, []).append(row)
+            error: BaseException | None = None
+            try:
+                async with self._engine.begin() as conn:
+                    for table, rows in grouped.items():
+                        await conn.execute(table.insert(), rows)
+                self.commits += 1
+            except Exception as exc:  # a batch fails as a whole; each waiter hears why
+                log.exception("database write failed")
+                error = exc
+            for _, _, future in items:
+                if future is None or future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,331 @@
+"""The lobby: create, list, join and start tables, quick play, and live lobby updates.
+
+Lobby updates go through a ``Bus`` (publish/subscribe by topic); the default lives in
+memory, and a Redis one can replace it when the room runs as several processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Protocol
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field, model_validator
+
+from crazy_eights.engine import RULESETS, Rules, RulesError
+
+from . import db
+from .auth import CurrentAccount, OptionalAccount, room_of
+from .botpool import BOT_LEVELS
+from .errors import ApiError
+from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
+from .security import origin_allowed
+from .tables import Spec, TableActor
+
+if TYPE_CHECKING:
+    from .app import Room
+
+LOBBY = "lobby"
+
+
+class Bus(Protocol):
+    """Publish/subscribe of JSON-ready messages by topic."""
+
+    def publish(self, topic: str, message: dict[str, Any]) -> None: ...
+
+    def subscribe(self, topic: str) -> AsyncIterator[dict[str, Any]]: ...
+
+
+class MemoryBus:
+    """The in-process bus; a subscriber that falls 1,000 messages behind is dropped."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = {}
+
+    def publish(self, topic: str, message: dict[str, Any]) -> None:
+        for queue in list(self._subscribers.get(topic, ())):
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self._subscribers[topic].discard(queue)
+                with contextlib.suppress(asyncio.QueueFull):
+                    queue.get_nowait()
+                    queue.put_nowait(None)
+
+    def subscribe(self, topic: str) -> AsyncIterator[dict[str, Any]]:
+        """Registered at once, so nothing published after this call is missed."""
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(1000)
+        self._subscribers.setdefault(topic, set()).add(queue)
+        return self._drain(topic, queue)
+
+    async def _drain(
+        self, topic: str, queue: asyncio.Queue[dict[str, Any] | None]
+    ) -> AsyncIterator[dict[str, Any]]:
+        try:
+            while (message := await queue.get()) is not None:
+                yield message
+        finally:
+            self._subscribers.get(topic, set()).discard(queue)
+
+
+class Lobby:
+    def __init__(self, room: Room, bus: Bus) -> None:
+        self.room = room
+        self.bus = bus
+
+    def table_changed(self, actor: TableActor) -> None:
+        if not actor.spec.public:
+            return
+        if actor.status in ("finished", "abandoned"):
+            self.bus.publish(LOBBY, LobbyRemoved(id=actor.id).model_dump(mode="json"))
+        else:
+            self.bus.publish(LOBBY, LobbyTable(table=actor.info()).model_dump(mode="json"))
+
+    def listed(self) -> list[TableInfo]:
+        return [
+            a.info()
+            for a in self.room.tables.live.values()
+            if a.spec.public and a.status in ("open", "playing")
+        ]
+
+
+class BotSeat(BaseModel):
+    seat: int = Field(ge=0, le=20)
+    level: str = Field(description=f"one of {', '.join(BOT_LEVELS)}")
+
+
+class CreateTable(BaseModel):
+    rules: dict[str, Any] = Field(
+        description="ruleset and settings of RULES.md; validated by the engine's Rules"
+    )
+    bots: list[BotSeat] = Field(default_factory=list, max_length=20)
+    public: bool = True
+    hints: bool = False
+    takeover_after: int = Field(default=2, ge=0, le=20, description="0: never")
+    name: str | None = Field(default=None, max_length=60)
+
+    @model_validator(mode="after")
+    def _check(self) -> CreateTable:
+        for bot in self.bots:
+            if bot.level not in BOT_LEVELS:
+                raise ValueError(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        if len({b.seat for b in self.bots}) != len(self.bots):
+            raise ValueError("two bots on one seat")
+        return self
+
+
+class Sit(BaseModel):
+    seat: int | None = None
+    code: str | None = Field(default=None, max_length=32)
+
+
+class QuickPlay(BaseModel):
+    ruleset: str = "classic"
+    players: int | None = Field(default=None, ge=2, le=11)
+
+
+def make_rules(data: dict[str, Any]) -> Rules:
+    try:
+        return Rules.from_dict(data)
+    except (RulesError, TypeError) as exc:
+        raise ApiError(422, "bad_rules", str(exc)) from None
+
+
+router = APIRouter(tags=["lobby"])
+
+
+def _live(request: Request, table_id: str) -> TableActor:
+    actor = room_of(request).tables.get(table_id)
+    if actor is None:
+        raise ApiError(404, "no_table", "no such open or running table")
+    return actor
+
+
+@router.get("/api/rulesets")
+async def rulesets() -> dict[str, Any]:
+    """Every ruleset's settings with defaults, allowed values and help, for forms."""
+    return {name: Rules.settings_for(name) for name in RULESETS} | {"bot_levels": list(BOT_LEVELS)}
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request) -> list[TableInfo]:
+    """Open and running public tables."""
+    return room_of(request).lobby.listed()
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, account: CurrentAccount, request: Request) -> TableInfo:
+    """Create a table; the creator takes the first seat without a bot."""
+    rules = make_rules(body.rules)
+    bots = {b.seat: b.level for b in body.bots}
+    if any(seat >= rules.players for seat in bots):
+        raise ApiError(422, "bad_seat", f"bot seats are 0 to {rules.players - 1}")
+    if len(bots) >= rules.players:
+        raise ApiError(422, "no_seat_left", "leave at least one seat for yourself")
+    spec = Spec(
+        name=body.name or f"{account.display_name}'s {rules.ruleset} table",
+        rules=rules,
+        public=body.public,
+        hints=body.hints,
+        takeover_after=body.takeover_after,
+        bots=bots,
+    )
+    actor = await room_of(request).tables.create(spec, account)
+    return actor.info(for_account=account.id)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(
+    table_id: str, request: Request, account: OptionalAccount, code: str | None = None
+) -> TableInfo:
+    """A table's seats and settings (private tables need their code or a seat)."""
+    account_id = account.id if account else None
+    actor = room_of(request).tables.get(table_id)
+    if actor is not None:
+        if not actor.may_watch(account_id, code):
+            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
+        return actor.info(for_account=account_id)
+    return await _stored_info(room_of(request), table_id)
+
+
+async def _stored_info(room: Room, table_id: str) -> TableInfo:
+    async with room.engine.connect() as conn:
+        row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
+        if row is None:
+            raise ApiError(404, "no_table", "no such table")
+        seat_rows = (
+            await conn.execute(
+                sa.select(db.seats, db.accounts.c.display_name, db.accounts.c.avatar)
+                .outerjoin(db.accounts, db.accounts.c.id == db.seats.c.account_id)
+                .where(db.seats.c.table_id == table_id)
+                .order_by(db.seats.c.seat)
+            )
+        ).all()
+        count = (
+            await conn.execute(
+                sa.select(sa.func.count())
+                .select_from(db.moves)
+                .where(db.moves.c.table_id == table_id)
+            )
+        ).scalar_one()
+    return TableInfo(
+        id=row.id,
+        name=row.name,
+        ruleset=row.ruleset,
+        rules=row.rules,
+        status=row.status,
+        public=row.public,
+        rated=not row.hints,
+        hints=row.hints,
+        takeover_after=row.takeover_after,
+        creator=row.creator_id,
+        seats=[
+            SeatInfo(
+                seat=s.seat,
+                account=s.account_id,
+                name=s.display_name,
+                avatar=s.avatar,
+                bot=s.bot_level,
+                left=s.left,
+            )
+            for s in seat_rows
+        ],
+        version=int(count),
+        created_at=row.created_at,
+    )
+
+
+@router.post("/api/tables/{table_id}/sit")
+async def sit(table_id: str, body: Sit, account: CurrentAccount, request: Request) -> TableInfo:
+    """Take a seat (a free one when ``seat`` is left out)."""
+    actor = _live(request, table_id)
+    result: TableInfo = await actor.ask(lambda: actor.sit(account, body.seat, body.code))
+    return result
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, account: CurrentAccount, request: Request) -> TableInfo:
+    """Give up your seat; leaving a running game counts as a loss and a bot finishes it."""
+    actor = _live(request, table_id)
+    result: TableInfo = await actor.ask(lambda: actor.leave(account.id))
+    return result
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start(table_id: str, account: CurrentAccount, request: Request) -> TableInfo:
+    """Start the game now (creator only); empty seats get bots."""
+    actor = _live(request, table_id)
+    result: TableInfo = await actor.ask(lambda: actor.start(account.id))
+    return result
+
+
+@router.get("/api/invite/{code}")
+async def invite(code: str, request: Request, account: OptionalAccount) -> TableInfo:
+    """The private table an invite code opens."""
+    actor = room_of(request).tables.by_invite(code)
+    if actor is None:
+        raise ApiError(404, "no_table", "no open table has this invite code")
+    return actor.info(for_account=account.id if account else None)
+
+
+@router.post("/api/quickplay")
+async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) -> TableInfo:
+    """Sit at an open public table of the ruleset, or start a new one with bots."""
+    room = room_of(request)
+    rules = make_rules(
+        {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {})
+    )
+    for actor in list(room.tables.live.values()):
+        if (
+            actor.status == "open"
+            and actor.spec.public
+            and actor.rules.ruleset == rules.ruleset
+            and (body.players is None or actor.rules.players == body.players)
+            and actor.seat_of(account.id) is None
+            and any(not s.taken for s in actor.seats)
+        ):
+            with contextlib.suppress(ApiError):
+                result: TableInfo = await actor.ask(lambda a=actor: a.sit(account, None, None))
+                return result
+    bots = {seat: "heuristic" for seat in range(1, rules.players)}
+    spec = Spec(
+        name=f"Quick {rules.ruleset}",
+        rules=rules,
+        public=True,
+        hints=False,
+        takeover_after=2,
+        bots=bots,
+    )
+    actor = await room.tables.create(spec, account)
+    return actor.info(for_account=account.id)
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    room = room_of(ws)
+    if not origin_allowed(ws, room.settings):
+        await ws.close(4003)
+        return
+    await ws.accept()
+    updates = room.lobby.bus.subscribe(LOBBY)
+
+    async def forward() -> None:
+        async for message in updates:
+            await ws.send_json(message)
+
+    await ws.send_text(LobbyTables(tables=room.lobby.listed()).model_dump_json())
+    task = asyncio.create_task(forward())
+    try:
+        while True:
+            text = await ws.receive_text()
+            if '"ping"' in text and len(text) < 200:
+                await ws.send_json({"type": "pong"})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task

@@ -1,0 +1,234 @@
+"""The socket messages, both ways, as Pydantic models (docs/protocol.md describes them).
+
+Client messages are parsed by ``parse_client``: anything that is not a known, well-formed
+message becomes a ``ProtocolError`` with a code, never an exception that reaches a table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE = 4096
+MAX_CHAT = 200
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+# -- client to server ------------------------------------------------------------------
+
+
+class _Client(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MoveIn(_Client):
+    type: Literal["move"]
+    seq: int = Field(ge=0, le=10_000_000, description="the version the move answers")
+    move: str = Field(min_length=1, max_length=16, description="move text, RULES G3")
+
+
+class CallIn(_Client):
+    type: Literal["call"]
+
+
+class ChatIn(_Client):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class HintIn(_Client):
+    type: Literal["hint"]
+
+
+class SyncIn(_Client):
+    type: Literal["sync"]
+
+
+class BackIn(_Client):
+    type: Literal["back"]
+
+
+class PingIn(_Client):
+    type: Literal["ping"]
+    t: float | None = None
+
+
+ClientMessage = Annotated[
+    MoveIn | CallIn | ChatIn | HintIn | SyncIn | BackIn | PingIn, Field(discriminator="type")
+]
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """One client message from socket text, or ``ProtocolError`` saying what is wrong."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "a message must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message must be a JSON object")
+    try:
+        return _client_adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first["type"] == "union_tag_invalid":
+            raise ProtocolError("unknown_type", f"unknown message type {data['type']!r}") from None
+        if first["type"] == "union_tag_not_found":
+            raise ProtocolError("bad_message", "a message needs a 'type'") from None
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+_CALL_PHRASES = re.compile(
+    r"\b(last card|uno|one card( left)?|1 card( left)?|last one|final card|one left)\b"
+)
+
+
+def calls_last_card(text: str) -> bool:
+    """Whether chat text is a player calling "last card" in their own words."""
+    words = " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
+    return _CALL_PHRASES.search(words) is not None
+
+
+# -- server to client ------------------------------------------------------------------
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    account: int | None = None
+    name: str | None = None
+    avatar: str | None = None
+    bot: str | None = None
+    connected: bool = False
+    standin: bool = False
+    left: bool = False
+
+
+class TableInfo(BaseModel):
+    id: str
+    name: str
+    ruleset: str
+    rules: dict[str, Any]
+    status: Literal["open", "playing", "finished", "abandoned"]
+    public: bool
+    rated: bool
+    hints: bool
+    takeover_after: int
+    creator: int | None
+    invite: str | None = None
+    seats: list[SeatInfo]
+    spectators: int = 0
+    version: int = 0
+    created_at: float
+
+
+class Clock(BaseModel):
+    seat: int
+    left: float
+    timer: int
+
+
+class State(BaseModel):
+    version: int
+    move: str | None = None
+    by: int | None = None
+    ack: int | None = None
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    view: dict[str, Any]
+    legal: list[str] = Field(default_factory=list)
+    called: bool = False
+
+
+class You(BaseModel):
+    account: int | None
+    seat: int | None
+    role: Literal["player", "spectator"]
+
+
+class _Server(BaseModel):
+    table: str
+    clock: Clock | None = None
+
+
+class ChatOut(_Server):
+    type: Literal["chat"] = "chat"
+    seat: int | None
+    account: int | None
+    name: str
+    text: str = Field(description="HTML-escaped")
+    at: float
+    call: bool = False
+
+
+class Welcome(_Server):
+    type: Literal["welcome"] = "welcome"
+    you: You
+    info: TableInfo
+    state: State | None
+    chat: list[ChatOut]
+
+
+class StateOut(_Server):
+    type: Literal["state"] = "state"
+    state: State
+
+
+class TableOut(_Server):
+    type: Literal["table"] = "table"
+    info: TableInfo
+
+
+class CalledOut(_Server):
+    type: Literal["called"] = "called"
+    seat: int
+
+
+class HintOut(_Server):
+    type: Literal["hint"] = "hint"
+    version: int
+    move: str
+
+
+class ErrorOut(_Server):
+    type: Literal["error"] = "error"
+    code: str
+    reason: str
+    seq: int | None = None
+    version: int | None = None
+
+
+class PongOut(_Server):
+    type: Literal["pong"] = "pong"
+    t: float | None = None
+
+
+ServerMessage = Welcome | StateOut | TableOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+
+
+# -- lobby socket ----------------------------------------------------------------------
+
+
+class LobbyTables(BaseModel):
+    type: Literal["tables"] = "tables"
+    tables: list[TableInfo]
+
+
+class LobbyTable(BaseModel):
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class LobbyRemoved(BaseModel):
+    type: Literal["removed"] = "removed"
+    id: str
