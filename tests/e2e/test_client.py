@@ -178,9 +178,26 @@ def test_reload_returns_to_the_same_position(new_page: Any, console: Any) -> Non
     sign_in_as_guest(page)
     create_table(page)
     page.wait_for_selector(".hand .card")
-    for _ in range(2):
-        if wait_turn(page) == "me":
-            take_turn(page)
+    for _ in range(2):  # two moves from the keyboard
+        assert wait_turn(page) == "me"
+        version = page.locator(".felt").get_attribute("data-version")
+        if page.locator(".hand .card.legal").count():
+            page.locator(".hand .card[tabindex='0']").focus()
+            page.keyboard.press("End")
+            page.keyboard.press("Home")
+            while "legal" not in (page.evaluate("document.activeElement.className") or ""):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(300)
+            if page.locator(".suit-picker").count():
+                page.keyboard.press("h")
+        elif page.locator(".stock.can-draw").count():
+            page.keyboard.press("d")
+        else:
+            page.keyboard.press("p")
+        page.wait_for_function(
+            "v => document.querySelector('.felt').dataset.version !== v", arg=version
+        )
     assert wait_turn(page) == "me"
     version = page.locator(".felt").get_attribute("data-version")
     hand = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")

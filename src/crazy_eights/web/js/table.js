@@ -186,7 +186,10 @@ export class TableView {
     if (seat === null || seat === undefined) return "The table";
     if (seat === this.mySeat) return "You";
     const s = this.info && this.info.seats.find((x) => x.seat === seat);
-    return (s && s.name) || `Seat ${seat + 1}`;
+    if (!s || !s.name) return `Seat ${seat + 1}`;
+    // bots of one level share an account and a name: tell them apart by seat
+    const twins = this.info.seats.filter((x) => x.name === s.name).length > 1;
+    return twins ? `${s.name} ${seat + 1}` : s.name;
   }
 
   movesFor(card) {
