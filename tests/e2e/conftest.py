@@ -33,11 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-if not CHROMIUM.exists():
-    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
-
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -111,7 +106,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield chromium

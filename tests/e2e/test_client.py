@@ -6,7 +6,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .conftest import shot
+import pytest
+
+from .conftest import CHROMIUM, shot
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
 ROUND_SECONDS = 90
 
