@@ -80,21 +80,21 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
                 raw = message.get("bytes") or b""
             if not bucket.take():
                 flood += 1
-                if flood > MAX_FLOOD:
-                    await ws.close(1008, "flooding")
-                    break
                 actor._error(conn, "rate_limited", f"at most {RATE:g} messages a second")
+                if flood > MAX_FLOOD:
+                    await conn.finish(1008)
+                    break
                 continue
             try:
                 msg = parse_client(raw)
             except ProtocolError as exc:
                 actor._error(conn, exc.code, exc.reason)
                 if exc.code == "too_large":
-                    await ws.close(1009, "message too large")
+                    await conn.finish(1009)
                     break
                 bad += 1
                 if bad > MAX_BAD:
-                    await ws.close(1008, "too many bad messages")
+                    await conn.finish(1008)
                     break
                 continue
             if isinstance(msg, MoveIn):

@@ -110,7 +110,7 @@ class Conn:
         self.account_id = account_id
         self.name = name
         self.seat: int | None = None
-        self._out: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
+        self._out: asyncio.Queue[str | int] = asyncio.Queue(OUTBOX)
         self._task = asyncio.create_task(self._write())
 
     def send(self, text: str) -> None:
@@ -118,9 +118,22 @@ class Conn:
             self._out.put_nowait(text)
         except asyncio.QueueFull:
             log.info("dropping a socket that does not read its messages")
-            self.close(1008)
+            self.abort(1008)
 
     def close(self, code: int = 1000) -> None:
+        """Close after the messages already queued have gone out."""
+        try:
+            self._out.put_nowait(code)
+        except asyncio.QueueFull:
+            self.abort(code)
+
+    async def finish(self, code: int) -> None:
+        """Close after the queued messages, and wait (briefly) until that is done."""
+        self.close(code)
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self._task), 2.0)
+
+    def abort(self, code: int) -> None:
         self._task.cancel()
         if self.ws.application_state is WebSocketState.CONNECTED:
             spawn(_close_quietly(self.ws, code))
@@ -128,10 +141,11 @@ class Conn:
     async def _write(self) -> None:
         with contextlib.suppress(Exception):
             while True:
-                text = await self._out.get()
-                if text is None:
+                item = await self._out.get()
+                if isinstance(item, int):
+                    await _close_quietly(self.ws, item)
                     return
-                await self.ws.send_text(text)
+                await self.ws.send_text(item)
 
 
 async def _close_quietly(ws: WebSocket, code: int) -> None:
@@ -204,7 +218,7 @@ class TableActor:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         for conn in list(self.conns):
-            conn.close(1012)
+            conn.abort(1012)
 
     async def _run(self) -> None:
         while True:

@@ -1,0 +1,87 @@
+"""Accounts: register, log in and out, guests and their upgrade, throttling, errors."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from crazy_eights.server.auth import COOKIE
+
+from .conftest import as_, guest
+
+
+def test_register_login_logout(client: TestClient) -> None:
+    response = client.post("/api/auth/register", json={"name": "ada", "password": "s3cret-pw"})
+    assert response.status_code == 201
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    assert client.get("/api/me").json()["name"] == "ada"
+    assert client.post("/api/auth/logout").status_code == 204
+    client.cookies.clear()
+    assert client.get("/api/me").status_code == 401
+    response = client.post("/api/auth/login", json={"name": "ADA", "password": "s3cret-pw"})
+    assert response.status_code == 200 and response.json()["guest"] is False
+    assert client.get("/api/me").json()["display_name"] == "ada"
+
+
+def test_password_is_an_argon2id_hash(client: TestClient) -> None:
+    import sqlalchemy as sa
+
+    from crazy_eights.server import db
+
+    client.post("/api/auth/register", json={"name": "bob", "password": "pass-word-1"})
+    room = client.app.state.room  # type: ignore[attr-defined]
+
+    async def stored() -> str:
+        async with room.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.accounts.c.password_hash))).first()
+        return str(row.password_hash)
+
+    assert client.portal.call(stored).startswith("$argon2id$")  # type: ignore[union-attr]
+
+
+def test_errors_are_clear_json(client: TestClient) -> None:
+    response = client.post("/api/auth/register", json={"name": "a b", "password": "x"})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] == "invalid" and "name" in body["detail"]
+    client.post("/api/auth/register", json={"name": "carol", "password": "password1"})
+    client.cookies.clear()
+    response = client.post("/api/auth/register", json={"name": "Carol", "password": "password1"})
+    assert response.status_code == 409 and response.json()["error"] == "name_taken"
+
+
+def test_login_is_throttled(client: TestClient) -> None:
+    client.post("/api/auth/register", json={"name": "dave", "password": "password1"})
+    client.cookies.clear()
+    for _ in range(5):
+        response = client.post("/api/auth/login", json={"name": "dave", "password": "wrong-pw"})
+        assert response.status_code == 401
+    response = client.post("/api/auth/login", json={"name": "dave", "password": "password1"})
+    assert response.status_code == 429
+    assert int(response.headers["retry-after"]) > 0
+
+
+def test_guest_upgrade_keeps_the_account(client: TestClient) -> None:
+    account_id, token = guest(client)
+    me = client.get("/api/me", headers=as_(token)).json()
+    assert me["guest"] is True and me["id"] == account_id
+    response = client.patch(
+        "/api/me", json={"display_name": "Eve  Smith", "avatar": "fox"}, headers=as_(token)
+    )
+    assert response.json()["display_name"] == "Eve Smith"
+    assert client.patch("/api/me", json={"avatar": "<x>"}, headers=as_(token)).status_code == 422
+    response = client.post(
+        "/api/me/upgrade", json={"name": "eve", "password": "password9"}, headers=as_(token)
+    )
+    assert response.status_code == 200 and response.json()["guest"] is False
+    client.cookies.clear()
+    response = client.post("/api/auth/login", json={"name": "eve", "password": "password9"})
+    assert response.json()["id"] == account_id
+    assert response.cookies[COOKIE] != token
+
+
+def test_other_sites_cannot_post(client: TestClient) -> None:
+    response = client.post("/api/auth/guest", headers={"origin": "https://evil.example"})
+    assert response.status_code == 403
+    response = client.post("/api/auth/guest", headers={"origin": "http://testserver"})
+    assert response.status_code == 201
