@@ -1,0 +1,172 @@
+// Playing cards drawn as SVG by our own code: three faces, optional four-colour deck.
+// Card text follows RULES.md G1: rank then suit ("7H", "TD", "8S"), jokers "BJ", "RJ", "JK".
+
+export const SUITS = ["S", "H", "D", "C"];
+export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const RANK_NAMES = {
+  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+};
+const JOKER_NAMES = { BJ: "black joker", RJ: "red joker", JK: "the Joker" };
+export const RANK_ORDER = "A23456789TJQK";
+
+const SUIT_PATHS = {
+  H: "M50 90C22 68 4 50 10 30C16 12 40 8 50 28C60 8 84 12 90 30C96 50 78 68 50 90Z",
+  D: "M50 4L86 50L50 96L14 50Z",
+  S: "M50 6C74 30 96 44 90 64C85 80 64 82 54 68C56 82 62 90 70 96H30C38 90 44 82 46 68C36 82 15 80 10 64C4 44 26 30 50 6Z",
+  C: "M50 8A19 19 0 0 1 66 38A19 19 0 1 1 56 70C57 82 62 90 70 96H30C38 90 43 82 44 70A19 19 0 1 1 34 38A19 19 0 0 1 50 8Z",
+};
+
+export function isJoker(card) {
+  return card === "BJ" || card === "RJ" || card === "JK";
+}
+
+export function rankOf(card) {
+  return isJoker(card) ? card : card[0];
+}
+
+export function suitOf(card) {
+  return isJoker(card) ? null : card[1];
+}
+
+export function rankLabel(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** A card's name for screen readers: "seven of hearts". */
+export function cardName(card) {
+  if (!card) return "no card";
+  if (isJoker(card)) return JOKER_NAMES[card];
+  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+
+export function suitColor(suit, fourColor) {
+  if (fourColor) return { S: "#1b1b1f", H: "#c8102e", D: "#1f5fbf", C: "#177a3a" }[suit];
+  return suit === "H" || suit === "D" ? "#c8102e" : "#1b1b1f";
+}
+
+/** A suit symbol as an SVG fragment, centred on (x, y), `size` wide. */
+export function pip(suit, x, y, size, color, flip = false) {
+  const s = size / 100;
+  const rot = flip ? ` rotate(180 50 50)` : "";
+  return `<path d="${SUIT_PATHS[suit]}" fill="${color}" transform="translate(${x - size / 2} ${y - size / 2}) scale(${s})${rot}"/>`;
+}
+
+/** A stand-alone suit icon (for the declared-suit indicator, the suit picker). */
+export function suitIcon(suit, { fourColor = false, size = 40 } = {}) {
+  return `<svg viewBox="0 0 100 100" width="${size}" height="${size}" aria-hidden="true" focusable="false">${pip(suit, 50, 50, 96, suitColor(suit, fourColor))}</svg>`;
+}
+
+const PIPS = {
+  2: [[50, 30], [50, 110]],
+  3: [[50, 30], [50, 70], [50, 110]],
+  4: [[34, 30], [66, 30], [34, 110], [66, 110]],
+  5: [[34, 30], [66, 30], [50, 70], [34, 110], [66, 110]],
+  6: [[34, 30], [66, 30], [34, 70], [66, 70], [34, 110], [66, 110]],
+  7: [[34, 30], [66, 30], [50, 50], [34, 70], [66, 70], [34, 110], [66, 110]],
+  8: [[34, 30], [66, 30], [50, 50], [34, 70], [66, 70], [50, 90], [34, 110], [66, 110]],
+  9: [[34, 30], [66, 30], [34, 56], [66, 56], [50, 70], [34, 84], [66, 84], [34, 110], [66, 110]],
+  T: [[34, 30], [66, 30], [50, 43], [34, 56], [66, 56], [34, 84], [66, 84], [50, 97], [34, 110], [66, 110]],
+};
+
+const FACES = {
+  standard: { bg: "#ffffff", edge: "#c9c9c9", font: "Georgia, 'DejaVu Serif', serif", weight: 700 },
+  minimal: { bg: "#f7f7f4", edge: "#d8d8d0", font: "'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif", weight: 600 },
+  victorian: { bg: "#f4ead2", edge: "#8a6a35", font: "'Times New Roman', 'DejaVu Serif', serif", weight: 700 },
+};
+
+function corners(rank, suit, color, face) {
+  const f = FACES[face];
+  const label = rankLabel(rank);
+  const size = face === "minimal" ? 20 : 17;
+  const one = `<text x="11" y="${face === "minimal" ? 24 : 22}" text-anchor="middle" font-family="${f.font}" font-weight="${f.weight}" font-size="${label.length > 1 ? size - 3 : size}" fill="${color}" ${label.length > 1 ? 'letter-spacing="-1.5"' : ""}>${label}</text>${pip(suit, 11, face === "minimal" ? 35 : 32, 11, color)}`;
+  return `<g>${one}</g><g transform="rotate(180 50 70)">${one}</g>`;
+}
+
+function courtArt(rank, suit, color, face) {
+  const f = FACES[face];
+  const tint = color === "#1b1b1f" ? "#e8e6ef" : color === "#1f5fbf" ? "#e3ecfa" : color === "#177a3a" ? "#e2f2e6" : "#fbe4e4";
+  const gold = face === "victorian" ? "#b08a3c" : "#d8a630";
+  let crown = "";
+  if (rank === "K") crown = `<path d="M36 48L40 34L46 44L50 30L54 44L60 34L64 48Z" fill="${gold}" stroke="${color}" stroke-width="1"/>`;
+  if (rank === "Q") crown = `<path d="M38 48Q50 30 62 48Z" fill="${gold}" stroke="${color}" stroke-width="1"/><circle cx="50" cy="36" r="3" fill="${color}"/>`;
+  if (rank === "J") crown = `<rect x="40" y="40" width="20" height="8" rx="2" fill="${gold}" stroke="${color}" stroke-width="1"/><path d="M60 44L70 36" stroke="${color}" stroke-width="2"/>`;
+  const frame = `<rect x="22" y="24" width="56" height="92" rx="4" fill="${tint}" stroke="${color}" stroke-width="1.2"/>`;
+  const letter = `<text x="50" y="86" text-anchor="middle" font-family="${f.font}" font-weight="700" font-size="34" fill="${color}">${rank}</text>`;
+  const body = `${crown}${letter}${pip(suit, 34, 104, 12, color)}${pip(suit, 66, 104, 12, color)}`;
+  return frame + body;
+}
+
+function victorianBorder() {
+  return `<rect x="4" y="4" width="92" height="132" rx="6" fill="none" stroke="#8a6a35" stroke-width="1.4"/>` +
+    `<rect x="7" y="7" width="86" height="126" rx="4" fill="none" stroke="#8a6a35" stroke-width="0.6" stroke-dasharray="2 1.5"/>` +
+    [[7, 7], [93, 7], [7, 133], [93, 133]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2" fill="#8a6a35"/>`).join("");
+}
+
+function jokerArt(card, face, fourColor) {
+  const color = card === "RJ" ? "#c8102e" : card === "BJ" ? "#1b1b1f" : "#6b2fb3";
+  const f = FACES[face];
+  const star = "M50 30L57 50L78 50L61 62L67 82L50 70L33 82L39 62L22 50L43 50Z";
+  return `<path d="${star}" fill="${color}" opacity="0.9"/>` +
+    `<text x="50" y="106" text-anchor="middle" font-family="${f.font}" font-weight="700" font-size="13" letter-spacing="2" fill="${color}">JOKER</text>` +
+    `<text x="11" y="22" text-anchor="middle" font-family="${f.font}" font-weight="700" font-size="12" fill="${color}">${card === "JK" ? "J" : card[0]}</text>` +
+    (fourColor ? "" : "");
+}
+
+/** The face of `card` as an SVG string. */
+export function cardSVG(card, { face = "standard", fourColor = false, label = true } = {}) {
+  const f = FACES[face] || FACES.standard;
+  face = FACES[face] ? face : "standard";
+  const aria = label ? `role="img" aria-label="${cardName(card)}"` : `aria-hidden="true"`;
+  let body = `<rect x="0.5" y="0.5" width="99" height="139" rx="8" fill="${f.bg}" stroke="${f.edge}"/>`;
+  if (face === "victorian") body += victorianBorder();
+  if (isJoker(card)) {
+    body += jokerArt(card, face, fourColor);
+  } else {
+    const rank = card[0];
+    const suit = card[1];
+    const color = suitColor(suit, fourColor);
+    body += corners(rank, suit, color, face);
+    if (face === "minimal") {
+      body += `<text x="50" y="88" text-anchor="middle" font-family="${f.font}" font-weight="300" font-size="46" fill="${color}">${rankLabel(rank)}</text>`;
+      body += pip(suit, 50, 108, 16, color);
+      body += `<line x1="30" y1="122" x2="70" y2="122" stroke="${color}" stroke-width="1" opacity="0.4"/>`;
+    } else if (rank === "A") {
+      body += pip(suit, 50, 70, face === "victorian" ? 40 : 46, color);
+      if (face === "victorian") body += `<circle cx="50" cy="70" r="30" fill="none" stroke="#8a6a35" stroke-width="0.8"/>`;
+    } else if ("JQK".includes(rank)) {
+      body += courtArt(rank, suit, color, face);
+    } else {
+      for (const [x, y] of PIPS[rank]) body += pip(suit, x, y, 17, color, y > 72);
+    }
+  }
+  return `<svg class="card-svg" viewBox="0 0 100 140" ${aria} focusable="false">${body}</svg>`;
+}
+
+/** A card back; the pattern follows the felt theme through CSS variables. */
+export function backSVG({ label = false } = {}) {
+  const aria = label ? `role="img" aria-label="face-down card"` : `aria-hidden="true"`;
+  return `<svg class="card-svg back" viewBox="0 0 100 140" ${aria} focusable="false">` +
+    `<rect x="0.5" y="0.5" width="99" height="139" rx="8" fill="#fdfdfd" stroke="#bbb"/>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="var(--back, #8c1c2c)"/>` +
+    `<g stroke="var(--back-line, rgba(255,255,255,.35))" stroke-width="1.2" fill="none">` +
+    Array.from({ length: 9 }, (_, i) => `<path d="M${6 + i * 11} 6L${6 + i * 11 - 60} 134M${6 + i * 11} 6L${6 + i * 11 + 60} 134"/>`).join("") +
+    `</g><rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="rgba(255,255,255,.6)" stroke-width="2"/>` +
+    `<circle cx="50" cy="70" r="14" fill="var(--back, #8c1c2c)" stroke="rgba(255,255,255,.7)" stroke-width="2"/>` +
+    `<text x="50" y="76" text-anchor="middle" font-family="Georgia, serif" font-weight="700" font-size="17" fill="#fff">8</text></svg>`;
+}
+
+/** Sort a hand (card text list) by suit or by rank, for display only. */
+export function sortHand(hand, mode) {
+  const key = (c) => {
+    if (isJoker(c)) return [9, "BJRJJK".indexOf(c)];
+    const r = RANK_ORDER.indexOf(c[0]);
+    const s = "SHCD".indexOf(c[1]);
+    return mode === "rank" ? [r, s] : [s, r];
+  };
+  return [...hand].sort((a, b) => {
+    const ka = key(a), kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1];
+  });
+}

@@ -1,0 +1,142 @@
+// "How to play", one source for every ruleset: the page, the table's "?" and the
+// create-table form all read the texts below; the settings part is built from the
+// server's own list of settings (GET /api/rulesets) so it always matches the tables.
+
+export const RULESET_TITLES = {
+  classic: "Classic",
+  ultimate: "Ultimate",
+  countdown: "Countdown",
+  cycles: "Cycles",
+};
+
+export const RULESET_BLURB = {
+  classic: "The card-room standard: match the suit or rank, eights are wild, first to 500.",
+  ultimate: "Action cards: twos stack draw penalties, queens skip, aces reverse. Low score wins.",
+  countdown: "Your number is your hand size and your own wild rank; get it down to zero.",
+  cycles: "A trick-taking shedding game with jokers: follow the lead suit, win cycles, empty your hand.",
+};
+
+export const SECTIONS = {
+  classic: [
+    ["Goal", "Be the first to get rid of every card in your hand. In a match, the winner of each round scores the cards left in the other hands, and the first player to reach the target wins."],
+    ["Deal", "One pack of 52. With two players each gets 7 cards, with three to five players each gets 5. The top card of the stock starts the discard pile (an eight is buried and another card turned)."],
+    ["Your turn", "Play one card that matches the top card of the discard pile by suit or by rank. Cards you can play glow."],
+    ["Eights are wild", "An eight can be played on anything. When you play it you name the suit the next player must follow. The named suit is shown beside the discard pile."],
+    ["Drawing", "If you cannot play, or would rather not, click the stock to draw. The table's draw policy says what happens next."],
+    ["Last card", "When your play leaves you one card, press Last Card (or type \u201clast card\u201d in chat) before you play it. Forgetting costs two cards."],
+    ["Scoring", "Eights 50, K Q J 10 each 10, an ace 1 (or 11), other cards their number."],
+  ],
+  ultimate: [
+    ["Goal", "Go out first. Everyone else scores penalty points for the cards they still hold; when a player reaches the target, the lowest total wins the match."],
+    ["Deal", "One pack for up to five players, two packs for six to eight. 7 cards each for two players, 5 for more."],
+    ["Your turn", "Match the top card by suit or rank, or play an eight and name a suit. If you cannot or will not play, draw one card; drawing ends your turn."],
+    ["Twos", "A two makes the next player draw two cards, unless they play a two of their own: then the draw grows by two for the next player. An eight cannot answer a pending draw."],
+    ["Queens and aces", "A queen skips the next player. An ace reverses the direction of play."],
+    ["Starter eight", "If the first card turned is an eight, the dealer names its suit."],
+    ["Last card", "Press Last Card as you play your second-to-last card, or draw two."],
+  ],
+  countdown: [
+    ["Goal", "Everyone starts with a number (8). It is both the number of cards you are dealt and your personal wild rank. Win a round and your number goes down by one; win a round while your number is 1 and you win the game."],
+    ["Your turn", "Match the suit or rank of the top card, or play your own wild rank (shown on your panel) and name a suit. Someone else's wild rank is an ordinary card for you."],
+    ["After a wild", "The next player must follow the named suit or play their own wild."],
+    ["Drawing", "You may draw instead of playing. You keep drawing, one card at a time, until you play a card."],
+    ["No points", "Rounds score nothing: only the numbers count."],
+  ],
+  cycles: [
+    ["Goal", "Empty your hand, or hold the lowest hand value when the cycle limit runs out."],
+    ["Deck", "52 cards plus three jokers: the black joker (fits spades and clubs), the red joker (hearts and diamonds) and the Joker (fits anything, and beats everything)."],
+    ["Cycles", "A cycle is a lead card and one card from every other player. Follow the lead suit, or play a joker that fits it. The highest card by power wins the cycle; its player leads the next one. Every card of a completed cycle leaves the game."],
+    ["The host", "The table itself is the host: it leads the first cycle from the stock. Beat the host's card to take the lead."],
+    ["No fitting card", "If you cannot follow you draw until you can, and must play that card. If the stock is empty you pick up the whole cycle."],
+    ["Last card", "Call last card with the play that leaves you one card. Forgetting: you pick up the cycle and three cards. Calling falsely reveals how many cards of the lead suit you hold."],
+    ["Jokers", "A joker can never be your last card."],
+  ],
+};
+
+/** Longer explanations of each setting, shown with the server's own short help. */
+export const SETTING_TEXT = {
+  players: "How many seats the table has. Empty seats can be left open for people or filled with bots.",
+  hand_size: "How many cards each player is dealt.",
+  packs: "One or two 52-card packs; identical cards of two packs are interchangeable.",
+  voluntary_draw: "Whether you may draw from the stock even when you could play.",
+  draw_policy: "What drawing does: one card (and maybe play it), until you find a playable card, or one card that ends your turn.",
+  stock_empty: "When the stock runs out: play is blocked (you pass), or the discards are reshuffled into a new stock.",
+  action_cards: "Special powers for 2 (draw two), Q (skip) and A (reverse).",
+  last_card: "Manual: you must press Last Card. Auto: the table calls it for you. Off: no call at all.",
+  ace_points: "What an ace left in a hand is worth at the end of a round.",
+  mode: "A single round, or a match of rounds up to the target.",
+  target: "The score that ends a match.",
+  start: "The number everyone starts with in countdown.",
+  cycle_limit: "How many cycles are played at most before the game ends.",
+  turn_timer: "Seconds you have for each move before the table moves for you.",
+};
+
+export const SETTING_LABELS = {
+  players: "Players",
+  hand_size: "Hand size",
+  packs: "Packs",
+  voluntary_draw: "Voluntary draw",
+  draw_policy: "Draw policy",
+  stock_empty: "Empty stock",
+  action_cards: "Action cards",
+  last_card: "Last-card call",
+  ace_points: "Ace points",
+  mode: "Game length",
+  target: "Match target",
+  start: "Starting number",
+  cycle_limit: "Cycle limit",
+  turn_timer: "Turn timer (s)",
+};
+
+export function valueLabel(value) {
+  if (value === true) return "on";
+  if (value === false) return "off";
+  return String(value).replaceAll("_", " ");
+}
+
+/** The "How to play" article for a ruleset as a DOM node; `rules` marks a table's values. */
+export function howToPlay(ruleset, settingsInfo, rules = null) {
+  const art = document.createElement("article");
+  art.className = "howto";
+  const h = document.createElement("h2");
+  h.textContent = `How to play ${RULESET_TITLES[ruleset] || ruleset}`;
+  art.append(h);
+  const blurb = document.createElement("p");
+  blurb.className = "lead";
+  blurb.textContent = RULESET_BLURB[ruleset] || "";
+  art.append(blurb);
+  for (const [title, text] of SECTIONS[ruleset] || []) {
+    const sec = document.createElement("section");
+    const h3 = document.createElement("h3");
+    h3.textContent = title;
+    const p = document.createElement("p");
+    p.textContent = text;
+    sec.append(h3, p);
+    art.append(sec);
+  }
+  if (settingsInfo) {
+    const h3 = document.createElement("h3");
+    h3.textContent = rules ? "This table's settings" : "Table settings";
+    const dl = document.createElement("dl");
+    dl.className = "settings-list";
+    for (const [name, info] of Object.entries(settingsInfo)) {
+      const dt = document.createElement("dt");
+      dt.textContent = SETTING_LABELS[name] || name;
+      const dd = document.createElement("dd");
+      const shown = rules && name in rules ? rules[name] : info.default;
+      const allowed = info.choices ? info.choices.map(valueLabel).join(", ") : info.range ? `${info.range[0]} to ${info.range[1]}` : "";
+      dd.innerHTML = "";
+      const b = document.createElement("strong");
+      b.textContent = `${rules ? "Here" : "Default"}: ${valueLabel(shown)}`;
+      const span = document.createElement("span");
+      span.textContent = ` (allowed: ${allowed}). ${SETTING_TEXT[name] || ""} ${info.help ? `\u2014 ${info.help}.` : ""}`;
+      dd.append(b, span);
+      dl.append(dt, dd);
+    }
+    art.append(h3, dl);
+  }
+  const keys = document.createElement("section");
+  keys.innerHTML = `<h3>Controls</h3><p>Click a glowing card to play it, double-click it, or drag it onto the discard pile. Click or drag the stock to draw. Keyboard: <kbd>\u2190</kbd>/<kbd>\u2192</kbd> choose a card, <kbd>Enter</kbd> play it, <kbd>D</kbd> draw, <kbd>P</kbd> pass, <kbd>L</kbd> last card, <kbd>S</kbd>/<kbd>H</kbd>/<kbd>D</kbd>/<kbd>C</kbd> pick a suit.</p>`;
+  art.append(keys);
+  return art;
+}

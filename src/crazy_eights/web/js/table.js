@@ -1,0 +1,1064 @@
+// The table: socket, drawing, and every way to play (click, double-click, drag, keyboard).
+// The client implements no rule: the server sends the legal moves, the client offers them.
+import { api, socketURL, rulesets, unescapeHTML } from "./api.js";
+import { backSVG, cardName, cardSVG, SUIT_NAMES, suitIcon, sortHand, SUITS } from "./cards.js";
+import * as fx from "./fx.js";
+import { howToPlay, RULESET_TITLES } from "./howto.js";
+import * as settings from "./settings.js";
+import * as sound from "./sound.js";
+import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
+
+const moveCard = (move) => move.split(/[:!]/)[0];
+
+function speakerIcon(muted) {
+  const waves = muted
+    ? `<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>`
+    : `<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none" stroke-linecap="round"/>`;
+  return `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${waves}</svg>`;
+}
+
+export class TableView {
+  constructor(root, { tableId, code = null, account = null, coach = null, navigate }) {
+    this.root = root;
+    this.id = tableId;
+    this.code = code;
+    this.account = account;
+    this.coach = coach;
+    this.navigate = navigate;
+    this.info = null;
+    this.you = { seat: null, role: "spectator" };
+    this.state = null;
+    this.clock = null;
+    this.clockAt = 0;
+    this.chat = [];
+    this.log = [];
+    this.custom = [];
+    this.selected = null;
+    this.pending = false;
+    this.called = false;
+    this.shownOver = false;
+    this.closed = false;
+    this.retry = 0;
+    this.build();
+    this.unsub = settings.onChange(() => this.render());
+    this.tick = setInterval(() => this.updateTimers(), 250);
+    this.onKey = (e) => this.keydown(e);
+    document.addEventListener("keydown", this.onKey);
+    this.onResize = () => this.layoutHand();
+    window.addEventListener("resize", this.onResize);
+    this.connect();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.tick);
+    this.unsub();
+    document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
+    if (this.ws) this.ws.close();
+  }
+
+  // -- the socket ---------------------------------------------------------------------
+
+  connect() {
+    const q = this.code ? `?code=${encodeURIComponent(this.code)}` : "";
+    const ws = new WebSocket(socketURL(`/ws/tables/${encodeURIComponent(this.id)}${q}`));
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.el.conn.hidden = true;
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = (e) => {
+      if (this.closed) return;
+      if (e.code === 4004 || e.code === 4003) {
+        this.el.status.textContent = e.code === 4004 ? "There is no such table." : "This table is private: you need its invite link.";
+        return;
+      }
+      this.el.conn.hidden = false;
+      this.retry = Math.min(this.retry + 1, 6);
+      setTimeout(() => !this.closed && this.connect(), 300 * 2 ** this.retry);
+    };
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    toast("Not connected; reconnecting\u2026", "error");
+    return false;
+  }
+
+  receive(msg) {
+    if (msg.clock !== undefined) {
+      this.clock = msg.clock;
+      this.clockAt = performance.now();
+    }
+    switch (msg.type) {
+      case "welcome":
+        this.info = msg.info;
+        this.you = msg.you;
+        this.chat = (msg.chat || []).map((c) => ({ ...c }));
+        this.pending = false;
+        this.setState(msg.state, true);
+        this.renderChat();
+        break;
+      case "state":
+        this.pending = false;
+        this.setState(msg.state, false);
+        break;
+      case "table":
+        this.info = msg.info;
+        this.render();
+        break;
+      case "chat":
+        this.chat.push(msg);
+        this.renderChat();
+        break;
+      case "called":
+        this.called = true;
+        this.render();
+        announce("Last card called for your next play.");
+        break;
+      case "hint":
+        this.showHint(msg.move);
+        break;
+      case "error":
+        this.pending = false;
+        if (msg.code === "stale") this.send({ type: "sync" });
+        else if (msg.code !== "duplicate") toast(msg.reason || msg.code, "error");
+        this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  setState(state, fresh) {
+    const before = this.snapshot();
+    const prev = this.state;
+    this.state = state;
+    this.called = state ? !!state.called : false;
+    if (this.selected && state && !(state.view.hand || []).includes(this.selected)) this.selected = null;
+    if (fresh) {
+      this.log = [];
+      const events = state && state.view && state.view.log ? state.view.log : [];
+      for (const ev of events) this.addLog(ev);
+      if (events.some((e) => e.type === "deal") && state.version <= 1) this.animateDeal();
+    }
+    this.render();
+    if (!fresh && state) {
+      this.animate(state.events || [], before);
+      for (const ev of state.events || []) this.addLog(ev);
+    }
+    if (state && state.view.over && !this.shownOver) {
+      this.shownOver = true;
+      setTimeout(() => this.victory(), fresh ? 0 : settings.duration(700));
+    }
+    if (this.coach && state) this.coach.update(this, prev);
+  }
+
+  // -- helpers over the state -----------------------------------------------------------
+
+  get view() {
+    return this.state ? this.state.view : null;
+  }
+
+  get mySeat() {
+    return this.you && this.you.role === "player" ? this.you.seat : null;
+  }
+
+  get legal() {
+    return this.state && !this.pending ? this.state.legal || [] : [];
+  }
+
+  name(seat) {
+    if (seat === "host") return "The host";
+    if (seat === null || seat === undefined) return "The table";
+    if (seat === this.mySeat) return "You";
+    const s = this.info && this.info.seats.find((x) => x.seat === seat);
+    if (!s || !s.name) return `Seat ${seat + 1}`;
+    // bots of one level share an account and a name: tell them apart by seat
+    const twins = this.info.seats.filter((x) => x.name === s.name).length > 1;
+    return twins ? `${s.name} ${seat + 1}` : s.name;
+  }
+
+  movesFor(card) {
+    return this.legal.filter((m) => moveCard(m) === card);
+  }
+
+  handOrder() {
+    const hand = (this.view && this.view.hand) || [];
+    const mode = settings.get().sort;
+    if (mode !== "custom") return sortHand(hand, mode);
+    const left = [...hand];
+    const out = [];
+    for (const c of this.custom) {
+      const i = left.indexOf(c);
+      if (i >= 0) {
+        out.push(c);
+        left.splice(i, 1);
+      }
+    }
+    return out.concat(sortHand(left, "suit"));
+  }
+
+  lastCardMode() {
+    const v = this.view;
+    if (!v) return "off";
+    return (v.rules && v.rules.last_card) || v.last_card || "off";
+  }
+
+  // -- building the page ----------------------------------------------------------------
+
+  build() {
+    const el = {};
+    this.el = el;
+    el.title = h("h1", { class: "table-title", text: "Table" });
+    el.help = h("button", { class: "icon-btn", type: "button", "aria-label": "How to play", title: "How to play", text: "?", onclick: () => this.showHelp() });
+    el.mute = h("button", { class: "icon-btn", type: "button", onclick: () => settings.set({ muted: !settings.get().muted }) });
+    el.leave = h("button", { class: "btn small ghost", type: "button", text: "Leave", onclick: () => this.leave() });
+    el.conn = h("span", { class: "conn", text: "Reconnecting\u2026", hidden: true });
+    el.opponents = h("div", { class: "opponents", role: "list", "aria-label": "Players" });
+    el.stock = h("button", { class: "pile stock", type: "button", "aria-label": "Stock", onclick: () => this.draw() });
+    el.stockCount = h("span", { class: "pile-count" });
+    el.discard = h("div", { class: "pile discard", role: "img", "aria-label": "Discard pile" });
+    el.suit = h("div", { class: "suit-indicator", role: "status", "aria-live": "polite" });
+    el.pendingDraw = h("div", { class: "pending-draw", hidden: true });
+    el.direction = h("div", { class: "direction", "aria-hidden": "true" });
+    el.cycle = h("div", { class: "cycle-area", hidden: true });
+    el.piles = h("div", { class: "piles" }, el.stock, el.discard, el.suit);
+    el.center = h("div", { class: "center" }, el.direction, el.piles, el.pendingDraw, el.cycle);
+    el.status = h("p", { class: "turn-banner", role: "status", "aria-live": "polite" });
+    el.waiting = h("div", { class: "waiting", hidden: true });
+    el.me = h("div", { class: "me-panel" });
+    el.lastCard = h("button", { class: "btn last-card", type: "button", text: "Last card!", onclick: () => this.callLastCard(), "aria-keyshortcuts": "L" });
+    el.pass = h("button", { class: "btn", type: "button", text: "Pass", onclick: () => this.pass(), "aria-keyshortcuts": "P" });
+    el.drawBtn = h("button", { class: "btn", type: "button", text: "Draw", onclick: () => this.draw(), "aria-keyshortcuts": "D" });
+    el.sort = h("div", { class: "sort", role: "group", "aria-label": "Sort hand" },
+      ...[["suit", "Suit"], ["rank", "Rank"], ["custom", "Own"]].map(([k, t]) =>
+        h("button", { class: "chip", type: "button", dataset: { sort: k }, text: t, onclick: () => settings.set({ sort: k }) })));
+    el.actions = h("div", { class: "actions" }, el.drawBtn, el.pass, el.lastCard, el.sort);
+    el.hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand", "aria-orientation": "horizontal" });
+    el.felt = h("div", { class: "felt" },
+      h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.mute, el.help, el.leave),
+      el.opponents, el.center, el.status, el.waiting,
+      h("div", { class: "me-row" }, el.me, el.actions), el.hand);
+    el.score = h("section", { class: "panel scoreboard", "aria-label": "Scoreboard" });
+    el.log = h("ol", { class: "log", "aria-label": "Event log" });
+    el.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": "Chat messages" });
+    el.chatInput = h("input", { type: "text", maxlength: "200", placeholder: "Say something\u2026", "aria-label": "Chat message" });
+    el.chatForm = h("form", { class: "chat-form", onsubmit: (e) => this.sendChat(e) }, el.chatInput, h("button", { class: "btn small", type: "submit", text: "Send" }));
+    el.side = h("aside", { class: "side" },
+      el.score,
+      h("section", { class: "panel" }, h("h2", { text: "Events" }), el.log),
+      h("section", { class: "panel chat" }, h("h2", { text: "Chat" }), el.chatList, el.chatForm));
+    el.coach = h("div", { class: "coach", hidden: true, role: "note" });
+    this.root.replaceChildren(h("div", { class: "table-page" }, el.felt, el.side), el.coach);
+    this.bindDrag();
+    el.discard.addEventListener("click", () => this.selected && this.play(this.selected));
+    el.stock.innerHTML = backSVG();
+    el.stock.append(el.stockCount);
+    this.render();
+  }
+
+  // -- drawing ----------------------------------------------------------------------------
+
+  render() {
+    const el = this.el;
+    const s = settings.get();
+    el.mute.innerHTML = speakerIcon(s.muted);
+    el.mute.setAttribute("aria-label", s.muted ? "Sound off: turn on" : "Sound on: mute");
+    for (const b of el.sort.children) b.setAttribute("aria-pressed", String(b.dataset.sort === s.sort));
+    const info = this.info;
+    if (!info) {
+      el.status.textContent = "Connecting\u2026";
+      return;
+    }
+    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}`;
+    const v = this.view;
+    const playing = !!v;
+    el.waiting.hidden = playing;
+    el.center.hidden = !playing;
+    if (!playing) {
+      this.renderWaiting();
+      el.opponents.replaceChildren();
+      el.hand.replaceChildren();
+      el.me.replaceChildren();
+      el.actions.hidden = true;
+      el.status.textContent = info.status === "open" ? "Waiting for players to sit down" : "";
+      this.renderScore();
+      return;
+    }
+    el.actions.hidden = this.mySeat === null;
+    el.felt.dataset.version = String(this.state.version);
+    el.felt.dataset.turn = v.over ? "over" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
+    this.renderPlayers();
+    this.renderCenter();
+    this.renderHand();
+    this.renderActions();
+    this.renderScore();
+    this.renderStatus();
+    this.updateTimers();
+  }
+
+  renderWaiting() {
+    const info = this.info;
+    const el = this.el;
+    const mine = this.account && info.creator === this.account.id;
+    const seated = info.seats.some((s) => this.account && s.account === this.account.id);
+    const list = h("ul", { class: "seat-list" },
+      info.seats.map((s) => h("li", {},
+        h("span", { html: avatarSVG(s.avatar || "default", s.name || "", 28) }),
+        h("span", { text: s.name ? `${s.name}${s.bot ? " (bot)" : ""}` : "Open seat" }),
+        !s.name && !seated && this.account ? h("button", { class: "btn small", type: "button", text: "Sit here", onclick: () => this.sit(s.seat) }) : null)));
+    const parts = [h("h2", { text: info.status === "open" ? "Waiting for players" : `This game is ${info.status}` }), list];
+    if (info.invite) {
+      const link = `${location.origin}/#/invite/${info.invite}`;
+      parts.push(h("p", {}, "Invite link: ", h("input", { class: "invite", readonly: true, value: link, "aria-label": "Invite link", onfocus: (e) => e.target.select() }),
+        h("button", { class: "btn small", type: "button", text: "Copy", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => toast("Invite link copied")) })));
+    }
+    if (mine && info.status === "open") {
+      parts.push(h("button", { class: "btn primary", type: "button", text: "Start now (bots fill empty seats)", onclick: () => this.startGame() }));
+    }
+    el.waiting.replaceChildren(...parts);
+  }
+
+  seatOrder() {
+    const n = this.view.players.length;
+    const me = this.mySeat;
+    const start = me === null ? 0 : me + 1;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const seat = (start + i) % n;
+      if (seat !== me) out.push(seat);
+    }
+    return out;
+  }
+
+  playerFacts(p) {
+    const v = this.view;
+    const facts = [];
+    if (v.ruleset === "countdown") facts.push(`No. ${p.number}`, `wild ${p.wild === "T" ? "10" : p.wild}`);
+    else if (v.ruleset !== "cycles") facts.push(`${p.score} pts`);
+    if (p.revealed !== undefined && p.revealed !== null) facts.push(`${p.revealed} of lead suit`);
+    return facts;
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const el = this.el;
+    const panels = this.seatOrder().map((seat) => {
+      const p = v.players[seat];
+      const info = this.info.seats.find((s) => s.seat === seat) || {};
+      const current = v.current === seat;
+      const tags = [];
+      if (info.bot) tags.push("bot");
+      if (info.standin) tags.push("bot playing");
+      if (!info.connected && !info.bot) tags.push("away");
+      if (info.left) tags.push("left");
+      const fan = h("span", { class: "mini-fan", "aria-hidden": "true" },
+        Array.from({ length: Math.min(p.cards, 8) }, () => h("span", { class: "mini-back" })));
+      const facts = this.playerFacts(p);
+      const label = `${this.name(seat)}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}`;
+      return h("div", { class: `player${current ? " current" : ""}${v.dealer === seat ? " dealer" : ""}`, role: "listitem", "aria-label": label, dataset: { seat: String(seat) } },
+        h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
+        h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
+        h("div", { class: "pinfo" },
+          h("div", { class: "pname", text: this.name(seat) }),
+          h("div", { class: "pfacts" }, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t }))),
+          h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
+        fan,
+        p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
+        v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
+    });
+    el.opponents.replaceChildren(...panels);
+    el.opponents.dataset.count = String(panels.length);
+    // my own panel
+    const me = this.mySeat;
+    if (me === null) {
+      el.me.replaceChildren(h("span", { class: "spectating", text: "You are watching this table." }));
+      return;
+    }
+    const p = v.players[me];
+    const info = this.info.seats.find((s) => s.seat === me) || {};
+    el.me.className = `me-panel${v.current === me ? " current" : ""}`;
+    el.me.replaceChildren(
+      h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 36) }),
+      h("div", { class: "pinfo" },
+        h("div", { class: "pname", text: info.name || "You" }),
+        h("div", { class: "pfacts" }, h("span", { text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), this.playerFacts(p).map((f) => h("span", { text: f }))),
+        h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
+      ...(this.called ? [h("span", { class: "badge-called", text: "Call armed" })] : []));
+  }
+
+  renderCenter() {
+    const v = this.view;
+    const el = this.el;
+    const s = settings.get();
+    const cycles = v.ruleset === "cycles";
+    el.stockCount.textContent = String(v.stock);
+    const canDraw = this.legal.includes("draw");
+    el.stock.disabled = !canDraw;
+    el.stock.classList.toggle("can-draw", canDraw);
+    el.stock.classList.toggle("empty", v.stock === 0);
+    el.stock.setAttribute("aria-label", `Stock, ${v.stock} card${v.stock === 1 ? "" : "s"}${canDraw ? ". Draw a card" : ""}`);
+    el.discard.hidden = cycles;
+    el.cycle.hidden = !cycles;
+    if (!cycles) {
+      const under = (v.discard || []).slice(-3, -1);
+      el.discard.replaceChildren(
+        ...under.map((c, i) => h("div", { class: "under", style: `transform: rotate(${(i - 1) * 7}deg)`, html: cardSVG(c, { face: s.face, fourColor: s.fourColor, label: false }) })),
+        h("div", { class: "top", html: cardSVG(v.top, { face: s.face, fourColor: s.fourColor, label: false }) }));
+      el.discard.setAttribute("aria-label", `Discard pile, top card ${cardName(v.top)}`);
+      el.discard.classList.toggle("drop-ok", !!this.selected);
+      if (v.declared) {
+        el.suit.hidden = false;
+        el.suit.className = `suit-indicator suit-${v.active_suit}`;
+        el.suit.innerHTML = `${suitIcon(v.active_suit, { fourColor: s.fourColor, size: 52 })}<span>${SUIT_NAMES[v.active_suit]}</span>`;
+        el.suit.setAttribute("aria-label", `Declared suit: ${SUIT_NAMES[v.active_suit]}`);
+      } else {
+        el.suit.hidden = true;
+        el.suit.textContent = "";
+      }
+      el.direction.textContent = v.direction === -1 ? "\u21BA counter-clockwise" : "\u21BB clockwise";
+      el.pendingDraw.hidden = !v.pending_draw;
+      el.pendingDraw.textContent = v.pending_draw ? `Draw ${v.pending_draw} pending` : "";
+    } else {
+      el.suit.hidden = !v.lead_suit;
+      if (v.lead_suit) {
+        el.suit.className = `suit-indicator suit-${v.lead_suit}`;
+        el.suit.innerHTML = `${suitIcon(v.lead_suit, { fourColor: s.fourColor, size: 44 })}<span>lead ${SUIT_NAMES[v.lead_suit]}</span>`;
+        el.suit.setAttribute("aria-label", `Lead suit: ${SUIT_NAMES[v.lead_suit]}`);
+      }
+      el.direction.textContent = `Cycle ${v.cycle_number} \u00b7 ${v.cycles_left} cycle${v.cycles_left === 1 ? "" : "s"} left \u00b7 ${v.removed.length} removed`;
+      el.pendingDraw.hidden = true;
+      const leader = v.leader === null ? null : v.leader;
+      const cards = v.cycle.map((c, i) => {
+        const isHost = c.seat === "host";
+        const tags = [];
+        if (i === 0) tags.push("lead");
+        if (isHost) tags.push("host's card");
+        if (v.winning === c.seat) tags.push("winning");
+        return h("figure", { class: `cycle-card${v.winning === c.seat ? " winning" : ""}${isHost ? " host" : ""}`, "aria-label": `${this.name(c.seat)}: ${cardName(c.card)}${tags.length ? " (" + tags.join(", ") + ")" : ""}` },
+          h("div", { class: "cardbox", html: cardSVG(c.card, { face: s.face, fourColor: s.fourColor, label: false }) }),
+          h("figcaption", {}, h("span", { text: this.name(c.seat) }), tags.length ? h("small", { text: tags.join(" \u00b7 ") }) : null));
+      });
+      el.cycle.replaceChildren(
+        h("p", { class: "cycle-head", text: leader === null ? "" : `Leader: ${this.name(leader)}${v.turns_left ? ` \u00b7 ${v.turns_left} to play` : ""}` }),
+        h("div", { class: "cycle-cards", role: "list" }, cards.length ? cards : h("p", { class: "muted", text: v.current === this.mySeat ? "Lead a card from your hand." : `Waiting for ${this.name(v.current)} to lead.` })));
+    }
+  }
+
+  renderHand() {
+    const v = this.view;
+    const el = this.el;
+    const s = settings.get();
+    if (this.mySeat === null) {
+      el.hand.replaceChildren();
+      return;
+    }
+    const focused = document.activeElement && el.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    const order = this.handOrder();
+    const counts = {};
+    const cards = order.map((card) => {
+      counts[card] = (counts[card] || 0) + 1;
+      const playable = this.movesFor(card).length > 0;
+      const b = h("button", {
+        class: `card${playable ? " legal" : ""}${this.selected === card ? " selected" : ""}`,
+        type: "button",
+        dataset: { card, copy: String(counts[card]) },
+        "aria-label": `${cardName(card)}${playable ? ", playable" : ""}`,
+        "aria-pressed": this.selected === card ? "true" : null,
+        tabindex: "-1",
+        html: cardSVG(card, { face: s.face, fourColor: s.fourColor, label: false }),
+      });
+      b.addEventListener("click", (e) => this.cardClick(e, card));
+      b.addEventListener("dblclick", () => this.play(card));
+      return b;
+    });
+    el.hand.replaceChildren(...cards);
+    const target = cards.find((c) => c.dataset.card === focused) || cards.find((c) => c.classList.contains("legal")) || cards[0];
+    if (target) target.tabIndex = 0;
+    if (focused && target) target.focus({ preventScroll: true });
+    this.layoutHand();
+    if (v.drawn) {
+      const drawn = cards.find((c) => c.dataset.card === v.drawn);
+      if (drawn) drawn.classList.add("just-drawn");
+    }
+  }
+
+  layoutHand() {
+    const hand = this.el.hand;
+    const cards = [...hand.children];
+    if (!cards.length) return;
+    const width = hand.clientWidth || 300;
+    const cw = cards[0].offsetWidth || 80;
+    const n = cards.length;
+    const step = n > 1 ? Math.min(cw * 0.62, (width - cw - 8) / (n - 1)) : cw;
+    hand.style.setProperty("--overlap", `${Math.round(step - cw)}px`);
+    const mid = (n - 1) / 2;
+    const spread = Math.min(3, 24 / n);
+    cards.forEach((c, i) => {
+      const off = i - mid;
+      c.style.setProperty("--rot", `${(off * spread).toFixed(2)}deg`);
+      c.style.setProperty("--lift", `${(Math.abs(off) ** 1.6 * 0.8).toFixed(1)}px`);
+    });
+  }
+
+  renderActions() {
+    const el = this.el;
+    const legal = this.legal;
+    const myTurn = this.mySeat !== null && this.view.current === this.mySeat && !this.view.over;
+    el.drawBtn.hidden = !legal.includes("draw");
+    el.pass.hidden = !legal.includes("pass");
+    const lc = this.lastCardMode();
+    el.lastCard.hidden = lc !== "manual" || this.view.over;
+    el.lastCard.classList.toggle("armed", this.called);
+    el.lastCard.setAttribute("aria-pressed", String(this.called));
+    el.lastCard.textContent = this.called ? "Last card! \u2713" : "Last card!";
+    el.lastCard.classList.toggle("suggest", myTurn && legal.some((m) => m.endsWith("!")));
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const el = this.el;
+    if (v.over) {
+      el.status.textContent = "The game is over.";
+      return;
+    }
+    if (v.current === this.mySeat && this.mySeat !== null) {
+      const legal = this.legal;
+      let text = "Your turn";
+      if (v.phase === "declare") text = "Your turn: name the suit of the starter eight";
+      else if (legal.length === 1 && legal[0] === "pass") text = "Your turn: nothing to play, pass";
+      else if (legal.every((m) => m === "draw" || m === "pass")) text = "Your turn: no playable card, draw from the stock";
+      else if (v.drawn) text = `Your turn: play the card you drew or pass`;
+      else if (v.forced_card) text = `Your turn: you must play the ${cardName(v.forced_card)}`;
+      else if (v.ruleset === "cycles" && v.phase === "lead") text = "Your lead: play any card to start the cycle";
+      else if (v.ruleset === "cycles") text = `Your turn: follow ${SUIT_NAMES[v.lead_suit] || "the lead"} or play a joker that fits`;
+      el.status.textContent = text;
+      el.status.classList.add("mine");
+      if (v.phase === "declare" && !this.pending && !this.declaring) this.declareStarter();
+    } else {
+      el.status.classList.remove("mine");
+      el.status.textContent = v.current === null || v.current === undefined ? "" : `${this.name(v.current)} ${v.current === this.mySeat ? "are" : "is"} playing\u2026`;
+    }
+  }
+
+  renderScore() {
+    const el = this.el;
+    const v = this.view;
+    const info = this.info;
+    if (!v || !info) {
+      el.score.replaceChildren(h("h2", { text: "Scoreboard" }), h("p", { class: "muted", text: "The game has not started." }));
+      return;
+    }
+    const rows = v.players.map((p) => {
+      let value;
+      if (v.ruleset === "countdown") value = `No. ${p.number}`;
+      else if (v.ruleset === "cycles") value = `${p.cards} card${p.cards === 1 ? "" : "s"}`;
+      else value = String(p.score);
+      return h("tr", { class: v.current === p.seat ? "current" : "" }, h("th", { scope: "row", text: this.name(p.seat) }), h("td", { text: value }));
+    });
+    let note = "";
+    if (v.ruleset === "classic") note = v.target ? `Round ${v.round} \u00b7 first to ${v.target} wins` : `Single round`;
+    else if (v.ruleset === "ultimate") note = v.target ? `Round ${v.round} \u00b7 penalty points; at ${v.target} the lowest wins` : "Single round";
+    else if (v.ruleset === "countdown") note = `Round ${v.round} \u00b7 win a round on number 1 to win`;
+    else note = `${v.cycles_left} cycles left \u00b7 stock ${v.stock}`;
+    const head = v.ruleset === "countdown" ? "Number" : v.ruleset === "cycles" ? "Hand" : "Score";
+    el.score.replaceChildren(h("h2", { text: "Scoreboard" }), h("p", { class: "muted", text: note }),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { text: "Player" }), h("th", { text: head }))), h("tbody", {}, rows)));
+  }
+
+  renderChat() {
+    const items = this.chat.map((c) => h("li", { class: c.call ? "call" : "" }, h("b", { text: `${c.name}: ` }), h("span", { text: unescapeHTML(c.text) })));
+    this.el.chatList.replaceChildren(...items);
+    this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
+  }
+
+  updateTimers() {
+    if (!this.clock || !this.view || this.view.over) {
+      for (const t of this.root.querySelectorAll(".timer")) t.hidden = true;
+      return;
+    }
+    const left = Math.max(0, this.clock.left - (performance.now() - this.clockAt) / 1000);
+    const frac = this.clock.timer ? left / this.clock.timer : 0;
+    const seat = this.clock.seat;
+    for (const t of this.root.querySelectorAll(".player .timer, .me-panel .timer")) {
+      const panel = t.closest(".player");
+      const s = panel ? Number(panel.dataset.seat) : this.mySeat;
+      t.hidden = s !== seat;
+      if (s === seat) {
+        t.firstChild.style.width = `${(frac * 100).toFixed(1)}%`;
+        t.classList.toggle("low", left < 10);
+        t.title = `${fmtTime(left)} left`;
+        t.dataset.left = fmtTime(left);
+      }
+    }
+  }
+
+  // -- the log -------------------------------------------------------------------------
+
+  describe(ev) {
+    const who = this.name(ev.seat);
+    const cards = ev.cards ? ev.cards.map(cardName).join(", ") : null;
+    const n = ev.count;
+    switch (ev.type) {
+      case "round": return `Round ${ev.round}: ${this.name(ev.dealer)} deal${ev.dealer === this.mySeat ? "" : "s"}.`;
+      case "game": return `A game of cycles for ${ev.players} players, ${ev.cycles_left} cycles at most.`;
+      case "deal": return ev.seat === this.mySeat ? `You are dealt ${n} cards.` : null;
+      case "starter": return `The starter is the ${cards}.`;
+      case "declared": return `${who} name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.suit]}.`;
+      case "played": return `${who} play${ev.seat === this.mySeat ? "" : "s"} the ${cards}${ev.declared ? ` and name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.declared]}` : ""}${ev.lead ? " to lead" : ""}.`;
+      case "last_card": return `${who} call${ev.seat === this.mySeat ? "" : "s"} \u201clast card!\u201d${ev.auto ? " (automatic)" : ""}`;
+      case "penalty": if (!n) return `${who} should draw penalty cards, but the stock is empty.`;
+        return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"}${ev.reason === "last_card" ? " for not calling last card" : ""}${cards ? `: ${cards}` : ""}.`;
+      case "skipped": return `${who} ${ev.seat === this.mySeat ? "are" : "is"} skipped.`;
+      case "direction": return `Play now goes ${ev.direction === -1 ? "counter-clockwise" : "clockwise"}.`;
+      case "reshuffled": return `The discards are shuffled into a new stock (${ev.count} cards).`;
+      case "drew": return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n === 1 ? "a card" : `${n} cards`}${cards ? `: ${cards}` : ""}.`;
+      case "passed": return `${who} pass${ev.seat === this.mySeat ? "" : "es"}.`;
+      case "timeout": return `${who} ran out of time.`;
+      case "round_over": return ev.reason === "blockade" ? `Round ${ev.round} is blocked; ${this.name(ev.seat)} win${ev.seat === this.mySeat ? "" : "s"} on points.` : `${who} went out and win${ev.seat === this.mySeat ? "" : "s"} round ${ev.round}!`;
+      case "game_over": return ev.winner === null || ev.winner === undefined ? "The game is over." : `Game over: ${this.name(ev.winner)} win${ev.winner === this.mySeat ? "" : "s"}!`;
+      case "host_lead": return `The host leads the ${cards}.`;
+      case "lead": return `${who} lead${ev.seat === this.mySeat ? "" : "s"} cycle ${ev.cycle}.`;
+      case "first_player": return `${who} play${ev.seat === this.mySeat ? "" : "s"} first${ev.tie_break ? " (tie broken at random)" : ""}.`;
+      case "cycle_won": return `${ev.seat === undefined ? "The host" : who} win${ev.seat === this.mySeat ? "" : "s"} the cycle.`;
+      case "picked_up": return `${who} pick${ev.seat === this.mySeat ? "" : "s"} up ${n} card${n === 1 ? "" : "s"}.`;
+      case "false_call": return `False call! ${who} hold${ev.seat === this.mySeat ? "" : "s"} ${ev.count} ${SUIT_NAMES[ev.suit]}.`;
+      case "lead_passed": return `The lead passes to ${this.name(ev.to)}.`;
+      case "joker_to_bottom": return "A joker turned by the host goes to the bottom of the stock.";
+      case "host_cannot_lead": return "The stock is empty: the host cannot lead.";
+      default: return `${ev.seat !== undefined ? who + ": " : ""}${ev.type.replaceAll("_", " ")}${cards ? ` (${cards})` : ""}.`;
+    }
+  }
+
+  addLog(ev) {
+    const text = this.describe(ev);
+    if (!text) return;
+    this.log.push(text);
+    if (this.log.length > 200) this.log.shift();
+    const li = h("li", { class: `ev-${ev.type}`, text });
+    this.el.log.append(li);
+    while (this.el.log.children.length > 200) this.el.log.firstChild.remove();
+    this.el.log.scrollTop = this.el.log.scrollHeight;
+    if (ev.seat !== this.mySeat || ev.type === "round_over" || ev.type === "game_over") announce(text);
+  }
+
+  // -- animation ---------------------------------------------------------------------------
+
+  snapshot() {
+    const out = { hand: {}, panels: {} };
+    for (const c of this.el.hand.children) out.hand[c.dataset.card] = c.getBoundingClientRect();
+    for (const p of this.el.opponents.children) out.panels[p.dataset.seat] = p.getBoundingClientRect();
+    return out;
+  }
+
+  /** A card-sized rectangle at a seat: the middle of its panel, or of the hand. */
+  seatRect(seat, before) {
+    const p = seat === this.mySeat ? this.el.hand : this.el.opponents.querySelector(`[data-seat="${seat}"]`);
+    const r = p ? p.getBoundingClientRect() : before.panels[seat];
+    if (!r) return null;
+    const w = this.el.stock.getBoundingClientRect().width * 0.6 || 50;
+    return { left: r.left + r.width / 2 - w / 2, top: r.top + r.height / 2 - w * 0.7, width: w, height: w * 1.4 };
+  }
+
+  animate(events, before) {
+    const s = settings.get();
+    const discard = this.el.discard.hidden ? this.el.cycle.getBoundingClientRect() : this.el.discard.querySelector(".top")?.getBoundingClientRect();
+    const stock = this.el.stock.getBoundingClientRect();
+    let delay = 0;
+    for (const ev of events) {
+      if (ev.type === "played" || ev.type === "host_lead") {
+        const card = ev.cards && ev.cards[0];
+        let from = ev.type === "host_lead" ? stock : ev.seat === this.mySeat ? before.hand[card] : this.seatRect(ev.seat, before);
+        if (!from) from = this.seatRect(ev.seat, before);
+        let to = discard;
+        if (this.view.ruleset === "cycles") {
+          const fig = [...this.el.cycle.querySelectorAll(".cycle-card .cardbox")].pop();
+          if (fig) to = fig.getBoundingClientRect();
+        }
+        const html = cardSVG(card, { face: s.face, fourColor: s.fourColor, label: false });
+        sound.snap();
+        const wild = ev.declared || (card && card[0] === "8" && this.view.ruleset !== "countdown" && this.view.ruleset !== "cycles");
+        fx.fly(html, from, to, { delay, rotate: -12 }).then(() => {
+          if (wild) {
+            fx.flourish(to);
+            fx.pulse(this.el.suit);
+          }
+        });
+        delay += 120;
+      } else if (ev.type === "drew" || ev.type === "penalty") {
+        const to = this.seatRect(ev.seat, before);
+        const n = Math.min(ev.count || 1, 6);
+        sound.thud();
+        for (let i = 0; i < n; i++) {
+          const target = ev.seat === this.mySeat && ev.cards ? this.el.hand.querySelector(`[data-card="${ev.cards[i]}"]`)?.getBoundingClientRect() || to : to;
+          if (target) fx.fly(backSVG(), stock, target, { delay: delay + i * 90 });
+        }
+        delay += 90 * n;
+      } else if (ev.type === "picked_up") {
+        sound.thud();
+      } else if (ev.type === "round") {
+        this.animateDeal();
+      } else if (ev.type === "round_over" || ev.type === "game_over") {
+        if (ev.type === "round_over") {
+          sound.fanfare();
+          if (!this.view.over) this.roundSummary(ev);
+        }
+      } else if (ev.type === "last_card") {
+        fx.pulse(this.seatRect(ev.seat, before) && this.el.opponents.querySelector(`[data-seat="${ev.seat}"] .badge-last`));
+      } else if (ev.type === "reshuffled") {
+        sound.shuffle();
+      }
+    }
+  }
+
+  animateDeal() {
+    sound.shuffle();
+    if (!this.view) return;
+    const stock = this.el.stock.getBoundingClientRect();
+    const seats = this.view.players.map((p) => p.seat);
+    const per = Math.min(5, Math.max(...this.view.players.map((p) => p.cards)));
+    let i = 0;
+    for (let round = 0; round < per; round++) {
+      for (const seat of seats) {
+        const to = seat === this.mySeat ? [...this.el.hand.children][round]?.getBoundingClientRect() : this.seatRect(seat, { panels: {} });
+        if (!to) continue;
+        fx.fly(backSVG(), stock, to, { delay: i * 45, ms: 260 });
+        i += 1;
+      }
+    }
+  }
+
+  roundSummary(ev) {
+    const lines = (ev.points || []).map((pts, seat) => `${this.name(seat)}: ${pts} in hand`);
+    toast(`${this.describe(ev)} ${lines.join(" \u00b7 ")}`);
+  }
+
+  async victory() {
+    const v = this.view;
+    const r = v.result || {};
+    const won = r.winner !== null && r.winner === this.mySeat;
+    if (won || r.winner !== null) sound.fanfare();
+    fx.confetti();
+    const points = r.points || [];
+    const unit = v.ruleset === "countdown" ? "number" : v.ruleset === "cycles" ? "hand value" : v.ruleset === "ultimate" ? "penalty points" : "points";
+    const body = h("div", { class: "victory-body" },
+      h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${this.name(r.winner)} wins.` }),
+      h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: this.name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
+      h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason || ""}` }));
+    const choice = await modal({
+      title: won ? "Victory!" : "Game over",
+      body,
+      className: "victory",
+      buttons: [
+        { text: "Play again", value: "again", class: "btn primary" },
+        { text: "Replay", value: "replay", class: "btn" },
+        { text: "Lobby", value: "lobby", class: "btn" },
+      ],
+    });
+    if (choice === "again") {
+      try {
+        const t = await api("/api/quickplay", { method: "POST", body: { ruleset: v.ruleset, players: v.players.length } });
+        this.navigate(`#/table/${t.id}`);
+      } catch (err) {
+        toast(err.message, "error");
+      }
+    } else if (choice === "replay") this.navigate(`#/replay/${this.id}`);
+    else if (choice === "lobby") this.navigate("#/");
+  }
+
+  // -- actions ---------------------------------------------------------------------------
+
+  sendMove(move) {
+    if (this.pending || !this.state) return;
+    sound.unlock();
+    if (this.send({ type: "move", seq: this.state.version, move })) {
+      this.pending = true;
+      this.selected = null;
+      this.render();
+    }
+  }
+
+  cardClick(e, card) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    if (e.detail > 1) return; // the second click of a double-click is the dblclick's
+    const playable = this.movesFor(card).length > 0;
+    if (settings.get().oneClick && playable) {
+      this.play(card);
+      return;
+    }
+    this.selected = this.selected === card ? null : card;
+    if (!this.selected) return this.render();
+    if (!settings.get().oneClick && playable && e.currentTarget.classList.contains("selected")) return this.play(card);
+    this.render();
+    announce(`${cardName(card)} selected${playable ? "; press Enter or click the discard pile to play it" : ", not playable now"}`);
+  }
+
+  async play(card) {
+    const moves = this.movesFor(card);
+    if (!moves.length) {
+      const btn = this.el.hand.querySelector(`[data-card="${card}"]`);
+      fx.shake(btn);
+      if (this.view && this.view.current === this.mySeat) toast(`The ${cardName(card)} cannot be played now.`);
+      else toast("Wait for your turn.");
+      return;
+    }
+    const autoCall = settings.get().autoCall && this.info && this.info.hints;
+    const calls = moves.filter((m) => m.endsWith("!"));
+    let pool = moves.filter((m) => !m.endsWith("!"));
+    let bang = "";
+    if (calls.length && autoCall && !this.called) {
+      pool = calls;
+      bang = "!";
+    }
+    if (!pool.length) pool = moves;
+    const suits = [...new Set(pool.filter((m) => m.includes(":")).map((m) => m.split(":")[1][0]))];
+    if (!suits.length) return this.sendMove(pool[0]);
+    const suit = await this.pickSuit(suits, card);
+    if (!suit) return;
+    const move = pool.find((m) => m.startsWith(`${card}:${suit}`) && m.endsWith(bang)) || `${card}:${suit}${bang}`;
+    this.sendMove(move);
+  }
+
+  async declareStarter() {
+    this.declaring = true;
+    const suits = [...new Set(this.legal.filter((m) => m.includes(":")).map((m) => m.split(":")[1][0]))];
+    const card = this.legal[0] ? moveCard(this.legal[0]) : this.view.top;
+    const suit = await this.pickSuit(suits, card, "Name the suit of the starter eight");
+    this.declaring = false;
+    if (suit) {
+      const move = this.legal.find((m) => m.includes(`:${suit}`));
+      if (move) this.sendMove(move);
+    }
+  }
+
+  pickSuit(suits, card, title = null) {
+    const s = settings.get();
+    const body = h("p", { class: "muted", text: `Which suit must the next player follow? Keys: S, H, D, C.` });
+    const buttons = SUITS.filter((x) => suits.includes(x)).map((x) => ({
+      value: x, class: `btn suit-btn suit-${x}`, label: SUIT_NAMES[x],
+      html: `${suitIcon(x, { fourColor: s.fourColor, size: 44 })}<span>${SUIT_NAMES[x]}</span>`,
+    }));
+    const p = modal({ title: title || `Name a suit for the ${cardName(card)}`, body, buttons, className: "suit-picker" });
+    const box = document.querySelector(".suit-picker");
+    if (box) {
+      box.addEventListener("modalkey", (e) => {
+        const key = e.detail.event.key.toUpperCase();
+        if (suits.includes(key)) {
+          e.detail.event.preventDefault();
+          e.detail.close(key);
+        }
+      });
+    }
+    return p;
+  }
+
+  draw() {
+    if (!this.legal.includes("draw")) {
+      if (this.view && this.view.current === this.mySeat) toast("You cannot draw now.");
+      return;
+    }
+    this.sendMove("draw");
+  }
+
+  pass() {
+    if (this.legal.includes("pass")) this.sendMove("pass");
+  }
+
+  callLastCard() {
+    sound.unlock();
+    if (this.send({ type: "call" })) announce("Last card: your next play calls it.");
+  }
+
+  sendChat(e) {
+    e.preventDefault();
+    const text = this.el.chatInput.value.trim();
+    if (!text) return;
+    if (this.send({ type: "chat", text })) this.el.chatInput.value = "";
+  }
+
+  showHint(move) {
+    const card = moveCard(move);
+    const btn = this.el.hand.querySelector(`[data-card="${card}"]`);
+    if (btn) {
+      btn.classList.add("hinted");
+      fx.pulse(btn);
+    }
+    toast(`Hint: ${move === "draw" ? "draw a card" : move === "pass" ? "pass" : `play the ${cardName(card)}`}`);
+  }
+
+  async sit(seat) {
+    try {
+      this.info = await api(`/api/tables/${this.id}/sit`, { method: "POST", body: { seat, code: this.code } });
+      this.ws.close();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async startGame() {
+    try {
+      this.info = await api(`/api/tables/${this.id}/start`, { method: "POST" });
+      this.render();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async leave() {
+    const running = this.view && !this.view.over && this.mySeat !== null;
+    if (running) {
+      const ok = await modal({ title: "Leave the game?", body: h("p", { text: "Leaving a running game counts as a loss; a bot finishes it for you." }), buttons: [{ text: "Stay", value: false, class: "btn" }, { text: "Leave", value: true, class: "btn danger" }] });
+      if (!ok) return;
+    }
+    if (this.mySeat !== null && this.info && this.info.status !== "finished") {
+      try {
+        await api(`/api/tables/${this.id}/leave`, { method: "POST" });
+      } catch {
+        /* already gone */
+      }
+    }
+    this.navigate("#/");
+  }
+
+  async showHelp() {
+    const rs = this.info ? this.info.ruleset : "classic";
+    const all = await rulesets();
+    await modal({ title: "How to play", body: howToPlay(rs, all[rs], this.view ? this.view.rules : this.info && this.info.rules), buttons: [{ text: "Close", value: true, class: "btn" }], className: "wide" });
+  }
+
+  // -- keyboard ------------------------------------------------------------------------
+
+  keydown(e) {
+    if (document.querySelector(".backdrop")) return;
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const cards = [...this.el.hand.children];
+    const idx = cards.indexOf(document.activeElement);
+    const key = e.key;
+    if ((key === "ArrowRight" || key === "ArrowLeft" || key === "Home" || key === "End") && cards.length) {
+      e.preventDefault();
+      let next = idx < 0 ? 0 : idx + (key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0);
+      if (key === "Home") next = 0;
+      if (key === "End") next = cards.length - 1;
+      next = (next + cards.length) % cards.length;
+      for (const c of cards) c.tabIndex = -1;
+      cards[next].tabIndex = 0;
+      cards[next].focus();
+      return;
+    }
+    if ((key === "Enter" || key === " ") && idx >= 0) {
+      e.preventDefault();
+      this.play(cards[idx].dataset.card);
+      return;
+    }
+    const lower = key.toLowerCase();
+    if (lower === "d") this.draw();
+    else if (lower === "p") this.pass();
+    else if (lower === "l" && !this.el.lastCard.hidden) this.callLastCard();
+    else if (key === "?") this.showHelp();
+    else return;
+    e.preventDefault();
+  }
+
+  // -- dragging (pointer events: mouse, pen and touch) ------------------------------------------
+
+  bindDrag() {
+    const start = (e, kind) => {
+      if (e.button !== 0 && e.pointerType === "mouse") return;
+      const src = e.currentTarget === this.el.stock ? this.el.stock : e.target.closest(".card");
+      if (!src) return;
+      const card = kind === "card" ? src.dataset.card : null;
+      const x0 = e.clientX, y0 = e.clientY;
+      const rect = src.getBoundingClientRect();
+      let ghost = null;
+      const move = (ev) => {
+        if (ev.pointerId !== e.pointerId) return;
+        const dx = ev.clientX - x0, dy = ev.clientY - y0;
+        if (!ghost && Math.hypot(dx, dy) < 8) return;
+        if (!ghost) {
+          if (kind === "stock" && !this.legal.includes("draw")) return;
+          ghost = h("div", { class: "drag-ghost", html: kind === "card" ? src.innerHTML : backSVG() });
+          Object.assign(ghost.style, { width: `${rect.width}px`, height: `${rect.height}px` });
+          document.body.append(ghost);
+          src.classList.add("dragging");
+          this.el.felt.classList.add(kind === "card" ? "drag-card" : "drag-stock");
+        }
+        ghost.style.transform = `translate(${rect.left + dx}px, ${rect.top + dy}px) rotate(${Math.max(-12, Math.min(12, dx / 20))}deg)`;
+        const over = this.dropTarget(ev.clientX, ev.clientY);
+        this.el.discard.classList.toggle("drop-hover", over === "discard" && kind === "card");
+        this.el.hand.classList.toggle("drop-hover", over === "hand" && kind === "stock");
+      };
+      const up = (ev) => {
+        if (ev.pointerId !== e.pointerId) return;
+        window.removeEventListener("pointermove", move);
+        window.removeEventListener("pointerup", up);
+        window.removeEventListener("pointercancel", up);
+        if (!ghost) return;
+        this.suppressClick = true;
+        setTimeout(() => {
+          this.suppressClick = false;
+        }, 50);
+        ghost.remove();
+        src.classList.remove("dragging");
+        this.el.felt.classList.remove("drag-card", "drag-stock");
+        this.el.discard.classList.remove("drop-hover");
+        this.el.hand.classList.remove("drop-hover");
+        if (ev.type === "pointercancel") return;
+        const over = this.dropTarget(ev.clientX, ev.clientY);
+        if (kind === "card" && over === "discard") this.play(card);
+        else if (kind === "card" && over === "hand") this.reorder(card, src, ev.clientX);
+        else if (kind === "stock" && (over === "hand" || over === "me")) this.draw();
+      };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+      window.addEventListener("pointercancel", up);
+    };
+    this.el.hand.addEventListener("pointerdown", (e) => start(e, "card"));
+    this.el.stock.addEventListener("pointerdown", (e) => start(e, "stock"));
+  }
+
+  dropTarget(x, y) {
+    const inside = (el, pad = 0) => {
+      if (!el || el.hidden) return false;
+      const r = el.getBoundingClientRect();
+      return x >= r.left - pad && x <= r.right + pad && y >= r.top - pad && y <= r.bottom + pad;
+    };
+    if (inside(this.el.discard, 24) || inside(this.el.cycle, 0)) return "discard";
+    if (inside(this.el.hand, 10)) return "hand";
+    if (inside(this.el.me, 0)) return "me";
+    return null;
+  }
+
+  reorder(card, src, x) {
+    const cards = [...this.el.hand.children].filter((c) => c !== src);
+    let index = cards.findIndex((c) => {
+      const r = c.getBoundingClientRect();
+      return x < r.left + r.width / 2;
+    });
+    if (index < 0) index = cards.length;
+    const order = cards.map((c) => c.dataset.card);
+    order.splice(index, 0, card);
+    this.custom = order;
+    if (settings.get().sort !== "custom") settings.set({ sort: "custom" });
+    else this.render();
+    announce(`Moved the ${cardName(card)} to position ${index + 1}.`);
+  }
+}
