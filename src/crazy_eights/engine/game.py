@@ -223,6 +223,10 @@ def new_game(rules: Rules, seed: int | None = None, *, deal: Deal | None = None)
         from .cycles import CyclesGame  # type: ignore[import-not-found]  # lands with issue 3
 
         return CyclesGame(rules, seed, deal)  # type: ignore[no-any-return]
+    if rules.ruleset == "openspiel":
+        from .openspiel_rules import OpenSpielGame
+
+        return OpenSpielGame(rules, seed, deal)
     from .shedding import SheddingGame
 
     return SheddingGame(rules, seed, deal)
