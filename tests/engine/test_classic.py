@@ -311,3 +311,37 @@ def test_c4_explicit_deal_lists_cards() -> None:
     game = new_game(Rules.preset("classic", players=2), deal=deal)
     assert game.view(0)["hand"] == ["5S"]
     assert [CARD_TEXT[c] for c in cards_of(game.hands[1])] == ["6S"]
+
+
+def test_g3_timeout_draws_if_allowed_else_passes() -> None:
+    game = deal_game("classic", [["5S", "3H"], ["2C", "3C"]], stock=["KC", "9H"])
+    assert "timeout" not in moves_text(game)
+    events = game.play("timeout")
+    assert [e.type for e in events] == ["timeout", "drew"]
+    assert game.current_player == 1 and game.moves == ["timeout"]
+    blocked = deal_game("classic", [["KH", "3H"], ["2C", "3C"]], stock=[], starter="5C")
+    assert [e.type for e in blocked.play("timeout")] == ["timeout", "passed"]
+
+
+def test_g3_timeout_declares_the_starter_eights_own_suit_for_an_absent_dealer() -> None:
+    game = deal_game("ultimate", [["5C", "3H"], ["5H", "4H"]], starter="8D", dealer=1)
+    game.play("timeout")
+    assert game.active_suit == "D" and game.current_player == 0
+
+
+def test_g3_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None:
+    game = deal_game("classic", [["5S", "3H"], ["2C", "3C"]], stock=["KC"])
+    before = game.view(0, log=True)
+    for bad, words in [
+        ("9X", "not a move"),
+        ("KH", "do not hold"),
+        ("3H", "does not match"),
+        ("pass", "cannot pass"),
+        (":H", "no starter eight"),
+    ]:
+        with pytest.raises(IllegalMove, match=words):
+            game.play(bad)
+    assert game.view(0, log=True) == before and game.moves == []
+    game.play("5S")
+    with pytest.raises(IllegalMove):
+        game.play("5S")

@@ -220,9 +220,9 @@ def new_game(rules: Rules, seed: int | None = None, *, deal: Deal | None = None)
     if seed is None:
         seed = 0 if deal is not None else secrets.randbits(63)
     if rules.family == "cycles":
-        from .cycles import CyclesGame  # type: ignore[import-not-found]  # lands with issue 3
+        from .cycles import CyclesGame
 
-        return CyclesGame(rules, seed, deal)  # type: ignore[no-any-return]
+        return CyclesGame(rules, seed, deal)
     if rules.ruleset == "openspiel":
         from .openspiel_rules import OpenSpielGame
 
