@@ -21,12 +21,12 @@ def test_api_test_passes(ruleset: str) -> None:
 def test_observation_and_mask_dicts() -> None:
     e = env("openspiel", players=4, action_cards=True)
     e.reset(seed=3)
-    obs, reward, terminated, truncated, info = e.last()
+    obs, _, _, _, _ = e.last()
     assert set(obs) == {"observation", "action_mask"}
     assert obs["action_mask"].sum() >= 1
     steps = 0
     for agent in e.agent_iter(max_iter=5000):
-        obs, reward, terminated, truncated, info = e.last()
+        obs, _, terminated, truncated, _ = e.last()
         action = None
         if not (terminated or truncated):
             action = e.action_space(agent).sample(obs["action_mask"])

@@ -49,6 +49,7 @@ from .cards import (
     TWO,
     Card,
     cards_of,
+    parse_card,
     standard_deck,
 )
 from .events import Event
@@ -388,6 +389,42 @@ class OpenSpielGame(SheddingGame):
         out["passes"] = self.passes
         out["target"] = None
         return out
+
+    @classmethod
+    def base_from_view(cls, rules: Rules, view: dict[str, Any]) -> OpenSpielGame:
+        """A state with the public facts of ``view`` and no cards in any hand or in the
+        stock, for search worlds (``worlds.py`` deals the sampled cards into it)."""
+        cfg = _config(rules)
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = 0
+        game._cfg = cfg
+        game._rng = Rng(0)
+        game._moves = []
+        game._legal = None
+        game._log = []
+        game._fresh = None
+        game._result = None
+        game.hands = [0] * cfg.n
+        game.stock = []
+        game.discard = [parse_card(c) for c in view["discard"]]
+        game.top = game.discard[-1]
+        game.suit = SUITS.index(view["active_suit"])
+        game.declared = bool(view["declared"])
+        game.pending = int(view["pending_draw"]) // 2
+        game.direction = int(view["direction"])
+        game.dealer = int(view["dealer"])
+        game.round = 1
+        game.scores = [0] * cfg.n
+        game.numbers = []
+        game._wild = [EIGHTS] * cfg.n
+        game.phase = OVER if view["over"] else PLAY
+        game.current = int(view["current"] or 0)
+        game.passes = int(view["passes"])
+        game.drawn = -1
+        game.draws = int(view["draws"])
+        game.plays = int(view["plays"])
+        return game
 
     def clone(self) -> OpenSpielGame:
         other = OpenSpielGame.__new__(OpenSpielGame)
