@@ -223,6 +223,10 @@ def new_game(rules: Rules, seed: int | None = None, *, deal: Deal | None = None)
         from .cycles import CyclesGame
 
         return CyclesGame(rules, seed, deal)
+    if rules.ruleset == "openspiel":
+        from .openspiel_rules import OpenSpielGame
+
+        return OpenSpielGame(rules, seed, deal)
     from .shedding import SheddingGame
 
     return SheddingGame(rules, seed, deal)

@@ -13,8 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Ruleset = Literal["classic", "ultimate", "countdown", "cycles"]
-RULESETS: tuple[Ruleset, ...] = ("classic", "ultimate", "countdown", "cycles")
+Ruleset = Literal["classic", "ultimate", "countdown", "cycles", "openspiel"]
+RULESETS: tuple[Ruleset, ...] = ("classic", "ultimate", "countdown", "cycles", "openspiel")
 DrawPolicy = Literal["single", "until_playable", "single_then_pass", "until_play"]
 LastCard = Literal["manual", "auto", "off"]
 
@@ -23,6 +23,7 @@ PLAYERS: dict[str, tuple[int, int]] = {
     "ultimate": (2, 8),
     "countdown": (2, 6),
     "cycles": (2, 11),
+    "openspiel": (2, 15),
 }
 
 # setting -> {ruleset: default}; a ruleset missing from the inner dict does not use it.
@@ -35,8 +36,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
         "ultimate": "single_then_pass",
         "countdown": "until_play",
     },
-    "stock_empty": {"classic": "block", "ultimate": "reshuffle"},
-    "action_cards": {"classic": False, "ultimate": True},
+    "stock_empty": {"classic": "block", "ultimate": "reshuffle", "openspiel": "block"},
+    "action_cards": {"classic": False, "ultimate": True, "openspiel": False},
     "last_card": {
         "classic": "manual",
         "ultimate": "manual",
@@ -48,6 +49,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "target": {"classic": 500, "ultimate": 100},
     "start": {"countdown": 8},
     "cycle_limit": {"cycles": 30},
+    "max_draw_cards": {"openspiel": 5},
+    "max_turns": {"openspiel": 100},
 }
 
 _ALLOWED: dict[str, tuple[Any, ...] | tuple[int, int]] = {
@@ -66,6 +69,8 @@ _RANGES: dict[str, tuple[int, int]] = {
     "start": (2, 8),
     "cycle_limit": (1, 500),
     "turn_timer": (10, 3600),
+    "max_draw_cards": (1, 100),
+    "max_turns": (1, 10000),
 }
 # Draw policies a ruleset may use: countdown's own (K5) is the only one it has.
 _POLICIES: dict[str, tuple[str, ...]] = {
@@ -93,6 +98,8 @@ SETTING_HELP: dict[str, str] = {
     "start": "each player's starting number (cards dealt and wild rank)",
     "cycle_limit": "cycles played at most before the game ends",
     "turn_timer": "seconds a player has for a move before the table times them out",
+    "max_draw_cards": "cards a player may draw in one turn before passing (openspiel)",
+    "max_turns": "card plays after which the game ends and hands are scored (openspiel)",
 }
 
 
@@ -118,6 +125,8 @@ class Rules:
     target: int | None = None
     start: int | None = None
     cycle_limit: int | None = None
+    max_draw_cards: int | None = None
+    max_turns: int | None = None
     turn_timer: int = 180
 
     def __post_init__(self) -> None:
@@ -208,7 +217,7 @@ class Rules:
             return 1
         if self.packs in (1, 2):
             return int(self.packs)
-        if self.ruleset == "ultimate" and self.players >= 6:
+        if self.ruleset in ("ultimate", "openspiel") and self.players >= 6:
             return 2
         return 1
 

@@ -1,0 +1,143 @@
+"""Moves as action ids and views as feature vectors, shared by the OpenSpiel and
+PettingZoo adapters (standard library only; numpy is used by the callers).
+
+Action ids are the same for every ruleset: a play is ``(card * 5 + declared) * 2 + call``
+with ``card`` 0..54 (``suit * 13 + rank`` for the 52, then BJ, RJ, JK), ``declared`` 0
+for none or 1 + suit, ``call`` 1 for a last-card call; then ``draw`` and ``pass``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from crazy_eights.engine.cards import SUITS, Card, parse_card
+from crazy_eights.engine.game import Game
+from crazy_eights.engine.moves import DRAW, PASS, Move, MoveKind
+from crazy_eights.engine.rules import Rules
+
+NUM_CARDS = 55
+DRAW_ACTION = NUM_CARDS * 10
+PASS_ACTION = DRAW_ACTION + 1
+NUM_ACTIONS = PASS_ACTION + 1
+_JOKER_INDEX = {13: 52, 14: 53, 15: 54}
+_INDEX_CARD = {v: k for k, v in _JOKER_INDEX.items()}
+PHASES = (
+    "play",
+    "drawn",
+    "after_draw",
+    "declare",
+    "lead",
+    "follow",
+    "over",
+)
+
+
+def card_index(card: Card) -> int:
+    joker = _JOKER_INDEX.get(card)
+    if joker is not None:
+        return joker
+    return (card >> 4) * 13 + (card & 15)
+
+
+def index_card(index: int) -> Card:
+    if index >= 52:
+        return _INDEX_CARD[index]
+    return (index // 13) * 16 + index % 13
+
+
+def encode_move(move: Move) -> int:
+    """The action id of a move (``timeout`` and suit-only declarations have none)."""
+    if move is DRAW:
+        return DRAW_ACTION
+    if move is PASS:
+        return PASS_ACTION
+    if move.kind is not MoveKind.PLAY or move.card is None:
+        raise ValueError(f"{move.text!r} has no action id")
+    declared = 0 if move.suit is None else 1 + move.suit
+    return (card_index(move.card) * 5 + declared) * 2 + int(move.call)
+
+
+def decode_action(action: int) -> Move:
+    if action == DRAW_ACTION:
+        return DRAW
+    if action == PASS_ACTION:
+        return PASS
+    if not 0 <= action < DRAW_ACTION:
+        raise ValueError(f"no move has action id {action}")
+    call = bool(action & 1)
+    rest = action >> 1
+    declared = rest % 5
+    card = index_card(rest // 5)
+    return Move.play(card, None if declared == 0 else declared - 1, call=call)
+
+
+def legal_actions(game: Game) -> list[int]:
+    return sorted(encode_move(m) for m in game.legal_moves())
+
+
+def info_string(game: Game, seat: int, *, log: bool) -> str:
+    """What ``seat`` knows (its view, with the round's log for the information state)."""
+    view = game.view(seat, log=log)
+    view.pop("legal", None)
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+def feature_size(rules: Rules, *, history: bool) -> int:
+    n = rules.players
+    size = 64 * 3 + 4 + 1 + 3 + 3 * n + len(PHASES)
+    return size + (n * 64 if history else 0)
+
+
+def features(game: Game, seat: int, *, history: bool) -> list[float]:
+    """A fixed-size vector of ``seat``'s view (its hand, the table, the public counts);
+    with ``history``, also the cards each seat has played this round."""
+    rules = game.rules
+    n = rules.players
+    view = game.view(seat, log=history)
+    out = [0.0] * feature_size(rules, history=history)
+    for text in view.get("hand", ()):
+        out[parse_card(text)] += 0.5
+    if "top" in view:
+        out[64 + parse_card(view["top"])] = 1.0
+        seen = view.get("discard", ())
+    else:
+        for entry in view.get("cycle", ()):
+            out[64 + parse_card(entry["card"])] = 1.0
+        seen = view.get("removed", ())
+    for text in seen:
+        out[128 + parse_card(text)] += 0.5
+    suit = view.get("active_suit") or view.get("lead_suit")
+    if suit:
+        out[192 + SUITS.index(suit)] = 1.0
+    out[196] = float(bool(view.get("declared")))
+    out[197] = min(int(view.get("pending_draw", 0)), 20) / 20.0
+    out[198] = 1.0 if view.get("direction", 1) == 1 else 0.0
+    out[199] = int(view.get("stock", 0)) / rules.deck_size()
+    base = 200
+    current = view.get("current")
+    for k in range(n):
+        s = (seat + k) % n
+        player = view["players"][s]
+        out[base + k] = int(player["cards"]) / rules.deck_size()
+        out[base + n + k] = _standing(player, rules)
+        out[base + 2 * n + k] = float(current == s)
+    base += 3 * n
+    phase = view.get("phase")
+    if phase in PHASES:
+        out[base + PHASES.index(phase)] = 1.0
+    base += len(PHASES)
+    if history:
+        for event in view.get("log", ()):
+            if event.get("type") == "played" and isinstance(event.get("seat"), int):
+                k = (event["seat"] - seat) % n
+                out[base + 64 * k + parse_card(event["cards"][0])] = 1.0
+    return out
+
+
+def _standing(player: dict[str, Any], rules: Rules) -> float:
+    if "number" in player:
+        return float(player["number"]) / 8.0
+    if "revealed" in player:
+        return -1.0 if player["revealed"] is None else float(player["revealed"]) / 5.0
+    return float(player.get("score", 0)) / float(rules.target or 100)
