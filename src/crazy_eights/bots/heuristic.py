@@ -143,7 +143,7 @@ def score_moves(
                 target = prev
             elif rank == TWO:
                 score += w.two + (w.threat if counts[nxt] <= 2 else 0)
-                if know.rules.ruleset != "ultimate":
+                if not know.rules.twos_stack:
                     target = know.next_seat(me, 2) if n > 2 else me
         if is_wild:
             suit = move.suit if move.suit is not None else card >> 4

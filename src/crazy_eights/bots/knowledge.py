@@ -276,11 +276,7 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]]) -> None:
             else:
                 suit = card >> 4
                 declared = False
-            pending = (
-                (card & 15) == 1
-                and know.rules.ruleset == "ultimate"
-                and (bool(know.rules.action_cards))
-            )
+            pending = (card & 15) == 1 and know.rules.twos_stack
         elif kind in ("drew", "penalty") and seat is not None:
             count = int(event.get("count", 0))
             for c in know.constraints[seat]:

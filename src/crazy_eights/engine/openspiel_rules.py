@@ -221,11 +221,11 @@ class OpenSpielGame(SheddingGame):
         hand = self.hands[self.current]
         kinds = (hand | (hand >> COPY)) & LOW if self._cfg.two_packs else hand
         if self.pending:
-            return _moves_for(kinds & TWOS, 0, False, _DRAW_TAIL)
+            return _moves_for(kinds & TWOS, 0, False, _DRAW_TAIL, EIGHTS)
         wild = kinds & EIGHTS
         plain = kinds & (SUIT_MASK[self.suit] | RANK_MASK[self.top & 15]) & ~EIGHTS
         can_draw = self.draws < self._cfg.max_draw and self.available() > 0
-        return _moves_for(plain, wild, False, _DRAW_TAIL if can_draw else _PASS_TAIL)
+        return _moves_for(plain, wild, False, _DRAW_TAIL if can_draw else _PASS_TAIL, EIGHTS)
 
     def _why_illegal(self, move: Move) -> str:
         if self.phase != OVER:

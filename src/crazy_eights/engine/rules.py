@@ -212,6 +212,12 @@ class Rules:
     def family(self) -> Literal["shedding", "cycles"]:
         return "cycles" if self.ruleset == "cycles" else "shedding"
 
+    @property
+    def twos_stack(self) -> bool:
+        """Whether a 2 starts a draw-two that the next player answers with a 2 or a draw
+        (ultimate U7, OpenSpiel), rather than one taken at once (classic C8)."""
+        return bool(self.action_cards) and self.ruleset in ("ultimate", "openspiel")
+
     def pack_count(self) -> int:
         if self.ruleset == "cycles":
             return 1

@@ -102,7 +102,7 @@ class _Config:
         self.countdown = name == "countdown"
         self.reshuffle = self.countdown or rules.stock_empty == "reshuffle"
         self.actions = bool(rules.action_cards) and not self.countdown
-        self.stacking = self.actions and name == "ultimate"
+        self.stacking = self.actions and rules.twos_stack
         self.last_card = _LAST_CARD[str(rules.last_card)]
         self.ace_points = int(rules.ace_points or 1)
         self.points = tuple(shedding_points(c, ace_points=self.ace_points) for c in range(64))

@@ -155,6 +155,10 @@ class WorldBuilder:
 
 def _shedding_base(rules: Rules, view: dict[str, Any]) -> Any:
     """A shedding state holding every public fact of the view and no cards in hand."""
+    if rules.ruleset == "openspiel":
+        from .openspiel_rules import OpenSpielGame
+
+        return OpenSpielGame.base_from_view(rules, view)
     from .shedding import PHASE_NAMES, SheddingGame, _config
 
     cfg = _config(rules)
