@@ -78,7 +78,7 @@ from .cards import (
 )
 from .events import Event
 from .game import Deal, Game, GameResult
-from .moves import TIMEOUT, Move, MoveKind
+from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
 from .rng import Rng
 from .rules import Rules
 
@@ -424,14 +424,14 @@ class CyclesGame(Game):
         if self.phase == OVER:
             return "the game is over"
         kind = move.kind
-        if kind is MoveKind.DRAW:
+        if kind is DRAW_KIND:
             return (
                 "in cycles you never draw by choice: the table draws for you when you "
                 "have no card that follows (Y9)"
             )
-        if kind is MoveKind.PASS:
+        if kind is PASS_KIND:
             return "you cannot pass in cycles: play a card"
-        if kind is MoveKind.DECLARE:
+        if kind is DECLARE_KIND:
             return "a suit is declared only with a led joker, e.g. JK:H"
         card = move.card
         assert card is not None

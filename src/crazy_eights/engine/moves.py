@@ -8,7 +8,7 @@ text that round-trips through ``Move.parse``.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .cards import CARD_TEXT, SUITS, Card, CardSyntaxError, Suit, parse_card, parse_suit
 
@@ -20,6 +20,15 @@ class MoveKind(IntEnum):
     TIMEOUT = 3
     DECLARE = 4
     """Declare a suit alone (``:H``), for the dealer's starter eight (RULES U2)."""
+
+
+# The kinds as plain module constants: looking a member up on an Enum class costs far
+# more than a global lookup, and the state machines compare kinds on every move.
+PLAY_KIND: Final = MoveKind.PLAY
+DRAW_KIND: Final = MoveKind.DRAW
+PASS_KIND: Final = MoveKind.PASS
+TIMEOUT_KIND: Final = MoveKind.TIMEOUT
+DECLARE_KIND: Final = MoveKind.DECLARE
 
 
 class MoveSyntaxError(ValueError):
@@ -92,7 +101,7 @@ class Move:
 
     @property
     def is_play(self) -> bool:
-        return self.kind is MoveKind.PLAY
+        return self.kind is PLAY_KIND
 
     def with_call(self, call: bool = True) -> Move:
         """The same play with (or without) the last-card call."""

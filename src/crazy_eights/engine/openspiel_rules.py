@@ -54,7 +54,7 @@ from .cards import (
 )
 from .events import Event
 from .game import Deal, Game, GameResult
-from .moves import DRAW, Move, MoveKind
+from .moves import DRAW, DRAW_KIND, PASS_KIND, PLAY_KIND, Move
 from .rng import Rng
 from .rules import Rules
 from .shedding import (
@@ -229,12 +229,12 @@ class OpenSpielGame(SheddingGame):
 
     def _why_illegal(self, move: Move) -> str:
         if self.phase != OVER:
-            if move.kind == MoveKind.PASS:
+            if move.kind == PASS_KIND:
                 return (
                     f"you may pass only after drawing {self._cfg.max_draw} cards this turn "
                     "or when there is nothing to draw"
                 )
-            if move.kind == MoveKind.DRAW and self.available():
+            if move.kind == DRAW_KIND and self.available():
                 return f"you already drew {self._cfg.max_draw} cards this turn: play or pass"
         return super()._why_illegal(move)
 
@@ -243,12 +243,12 @@ class OpenSpielGame(SheddingGame):
     def _apply(self, move: Move) -> list[Event]:
         kind = move.kind
         seat = self.current
-        if kind is MoveKind.PLAY:
+        if kind is PLAY_KIND:
             assert move.card is not None
             events = self._play(seat, move.card, move.suit)
-        elif kind is MoveKind.DRAW:
+        elif kind is DRAW_KIND:
             events = self._draw_card(seat)
-        elif kind is MoveKind.PASS:
+        elif kind is PASS_KIND:
             events = self._pass_turn(seat)
         else:  # the table's timeout: draw if allowed, else pass
             legal = self._compute_legal()

@@ -47,7 +47,17 @@ from .cards import (
 )
 from .events import Event
 from .game import Deal, Game, GameResult
-from .moves import DRAW, PASS, TIMEOUT, Move, MoveKind
+from .moves import (
+    DECLARE_KIND,
+    DRAW,
+    DRAW_KIND,
+    PASS,
+    PASS_KIND,
+    PLAY_KIND,
+    TIMEOUT,
+    TIMEOUT_KIND,
+    Move,
+)
 from .rng import Rng
 from .rules import Rules
 
@@ -435,7 +445,7 @@ class SheddingGame(Game):
         legal = self._legal or ()
         if move.call:
             return move.with_call(False) in legal
-        if move.kind == MoveKind.DECLARE:
+        if move.kind == DECLARE_KIND:
             return self.phase == DECLARE
         return False
 
@@ -449,13 +459,13 @@ class SheddingGame(Game):
                 f"the dealer must first declare the suit of the starter "
                 f"{CARD_TEXT[self.top]} (e.g. {CARD_TEXT[self.top]}:H or :H)"
             )
-        if kind == MoveKind.DECLARE:
+        if kind == DECLARE_KIND:
             return "there is no starter eight to declare a suit for; declare with a wild card"
-        if kind == MoveKind.PASS:
+        if kind == PASS_KIND:
             if self.phase == AFTER_DRAW:
                 return "you hold a legal card after drawing: play one"
             return "you cannot pass while you can play or draw"
-        if kind == MoveKind.DRAW:
+        if kind == DRAW_KIND:
             if self.phase == DRAWN:
                 return f"you already drew: play {CARD_TEXT[self.drawn]} or pass"
             if self.phase == AFTER_DRAW:
@@ -496,13 +506,13 @@ class SheddingGame(Game):
     def _apply(self, move: Move) -> list[Event]:
         kind = move.kind
         seat = self.current
-        if self.phase == DECLARE and kind is not MoveKind.TIMEOUT:
+        if self.phase == DECLARE and kind is not TIMEOUT_KIND:
             events = self._declare_starter(move.suit if move.suit is not None else 0)
-        elif kind is MoveKind.PLAY:
+        elif kind is PLAY_KIND:
             events = self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
-        elif kind is MoveKind.DRAW:
+        elif kind is DRAW_KIND:
             events = self._draw(seat)
-        elif kind is MoveKind.PASS:
+        elif kind is PASS_KIND:
             events = self._pass(seat)
         else:
             events = self._timeout(seat)
