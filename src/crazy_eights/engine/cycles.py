@@ -264,9 +264,13 @@ class CyclesGame(Game):
     revealed: list[int]
     stock: list[Card]
 
-    def __init__(self, rules: Rules, seed: int, deal: Deal | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+    ) -> None:
         if rules.ruleset != "cycles":
             raise ValueError(f"CyclesGame plays the cycles ruleset, not {rules.ruleset}")
+        if _blank:  # clone() and from_view() set every field themselves
+            return
         n = rules.players
         self.rules = rules
         self.seed = seed
@@ -880,7 +884,7 @@ class CyclesGame(Game):
         n = rules.players
         if len(view["players"]) != n or len(hands) != n:
             raise ValueError(f"the view and the hands must have {n} players")
-        game = CyclesGame.__new__(CyclesGame)
+        game = CyclesGame(rules, seed, _blank=True)
         game.rules = rules
         game.seed = seed
         game._n = n
@@ -987,7 +991,7 @@ class CyclesGame(Game):
         return game
 
     def clone(self) -> CyclesGame:
-        other = CyclesGame.__new__(CyclesGame)
+        other = CyclesGame(self.rules, self.seed, _blank=True)
         other.rules = self.rules
         other.seed = self.seed
         other._n = self._n

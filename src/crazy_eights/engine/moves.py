@@ -127,6 +127,9 @@ class Move:
     def __deepcopy__(self, memo: dict[int, Any]) -> Move:
         return self
 
+    def __hash__(self) -> int:  # interned: equal moves are the same object
+        return id(self) >> 4
+
     def __lt__(self, other: Move) -> bool:
         return _order(self) < _order(other)
 

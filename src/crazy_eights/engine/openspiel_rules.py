@@ -84,7 +84,7 @@ def openspiel_points(card: Card) -> int:
 class _OpenSpielConfig(_Config):
     """The settings of an ``openspiel`` ruleset in the shape the shedding machine reads."""
 
-    __slots__ = ("max_draw", "max_turns")
+    __slots__ = ()
 
     def __init__(self, rules: Rules) -> None:  # the base reads settings this ruleset lacks
         self.n = rules.players
@@ -130,11 +130,13 @@ class OpenSpielGame(SheddingGame):
 
     __slots__ = ("draws", "plays")
 
-    _cfg: _OpenSpielConfig
-
-    def __init__(self, rules: Rules, seed: int, deal: Deal | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+    ) -> None:
         if rules.ruleset != "openspiel":
             raise ValueError(f"OpenSpielGame plays the openspiel ruleset, not {rules.ruleset}")
+        if _blank:  # clone() and base_from_view() set every field themselves
+            return
         cfg = _config(rules)
         self.rules = rules
         self.seed = seed
@@ -395,7 +397,7 @@ class OpenSpielGame(SheddingGame):
         """A state with the public facts of ``view`` and no cards in any hand or in the
         stock, for search worlds (``worlds.py`` deals the sampled cards into it)."""
         cfg = _config(rules)
-        game = cls.__new__(cls)
+        game = OpenSpielGame(rules, 0, _blank=True)
         game.rules = rules
         game.seed = 0
         game._cfg = cfg
@@ -427,7 +429,7 @@ class OpenSpielGame(SheddingGame):
         return game
 
     def clone(self) -> OpenSpielGame:
-        other = OpenSpielGame.__new__(OpenSpielGame)
+        other = OpenSpielGame(self.rules, self.seed, _blank=True)
         for name in _STATE:
             setattr(other, name, getattr(self, name))
         other._rng = self._rng.clone()

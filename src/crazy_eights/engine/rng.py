@@ -49,7 +49,7 @@ class Rng:
         return items[self.below(len(items))]
 
     def clone(self) -> Rng:
-        copy = Rng.__new__(Rng)
+        copy = Rng(0)
         copy.key = self.key
         copy.counter = self.counter
         return copy

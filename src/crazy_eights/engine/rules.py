@@ -195,7 +195,8 @@ class Rules:
         """Rebuild rules from ``to_dict()`` output (or any dict of settings)."""
         data = dict(data)
         name = data.pop("ruleset", "classic")
-        return cls.preset(name, **data)
+        players = data.pop("players", None)
+        return cls.preset(name, players=players, **data)
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting that applies to this ruleset, JSON-ready."""

@@ -87,6 +87,8 @@ class _Config:
         "hand_count",
         "last_card",
         "match",
+        "max_draw",
+        "max_turns",
         "n",
         "packs",
         "penalty_scoring",
@@ -120,6 +122,8 @@ class _Config:
         self.target = int(rules.target or 0)
         self.start = int(rules.start or 8)
         self.penalty_scoring = name == "ultimate"
+        self.max_draw = int(rules.max_draw_cards or 0)  # openspiel only; 0: no cap
+        self.max_turns = int(rules.max_turns or 0)
         self.starter_rule = {
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
@@ -213,7 +217,11 @@ class SheddingGame(Game):
         "top",
     )
 
-    def __init__(self, rules: Rules, seed: int, deal: Deal | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+    ) -> None:
+        if _blank:  # clone() and the search worlds set every field themselves
+            return
         cfg = _config(rules)
         n = cfg.n
         self.rules = rules
@@ -833,7 +841,7 @@ class SheddingGame(Game):
         return out
 
     def clone(self) -> SheddingGame:
-        other = SheddingGame.__new__(SheddingGame)
+        other = SheddingGame(self.rules, self.seed, _blank=True)
         other.rules = self.rules
         other.seed = self.seed
         other._cfg = self._cfg

@@ -166,7 +166,7 @@ def _shedding_base(rules: Rules, view: dict[str, Any]) -> Any:
     players = view["players"]
     if len(players) != n:
         raise ValueError("the view is of a game with another number of players")
-    game = SheddingGame.__new__(SheddingGame)
+    game = SheddingGame(rules, 0, _blank=True)
     game.rules = rules
     game.seed = 0
     game._cfg = cfg
