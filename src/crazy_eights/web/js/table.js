@@ -467,7 +467,11 @@ export class TableView {
       el.hand.replaceChildren();
       return;
     }
-    const focused = document.activeElement && el.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    // keep a keyboard player in the hand: focus stays on the card, or moves to the next
+    // playable one when the focused card was just played
+    const inHand = document.activeElement && el.hand.contains(document.activeElement);
+    const focused = inHand ? document.activeElement.dataset.card : null;
+    const keepFocus = inHand || (this.keyboard && (!document.activeElement || document.activeElement === document.body));
     const order = this.handOrder();
     const counts = {};
     const cards = order.map((card) => {
@@ -489,7 +493,7 @@ export class TableView {
     el.hand.replaceChildren(...cards);
     const target = cards.find((c) => c.dataset.card === focused) || cards.find((c) => c.classList.contains("legal")) || cards[0];
     if (target) target.tabIndex = 0;
-    if (focused && target) target.focus({ preventScroll: true });
+    if (keepFocus && target) target.focus({ preventScroll: true });
     this.layoutHand();
     if (v.drawn) {
       const drawn = cards.find((c) => c.dataset.card === v.drawn);
@@ -953,6 +957,7 @@ export class TableView {
     const cards = [...this.el.hand.children];
     const idx = cards.indexOf(document.activeElement);
     const key = e.key;
+    this.keyboard = true;
     if ((key === "ArrowRight" || key === "ArrowLeft" || key === "Home" || key === "End") && cards.length) {
       e.preventDefault();
       let next = idx < 0 ? 0 : idx + (key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0);
@@ -973,6 +978,7 @@ export class TableView {
     if (lower === "d") this.draw();
     else if (lower === "p") this.pass();
     else if (lower === "l" && !this.el.lastCard.hidden) this.callLastCard();
+    else if (lower === "h" && cards.length) (cards.find((c) => c.tabIndex === 0) || cards[0]).focus();
     else if (key === "?") this.showHelp();
     else return;
     e.preventDefault();
@@ -1031,6 +1037,9 @@ export class TableView {
       window.addEventListener("pointerup", up);
       window.addEventListener("pointercancel", up);
     };
+    this.el.felt.addEventListener("pointerdown", () => {
+      this.keyboard = false;
+    });
     this.el.hand.addEventListener("pointerdown", (e) => start(e, "card"));
     this.el.stock.addEventListener("pointerdown", (e) => start(e, "stock"));
   }
