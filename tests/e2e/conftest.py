@@ -57,10 +57,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:
-        env["PYTHONPATH"] = os.environ["CE_E2E_PYTHONPATH"]
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), os.environ["CE_E2E_PYTHONPATH"]])
     else:
         env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")])
+            filter(None, [str(ROOT), str(ROOT / "src"), env.get("PYTHONPATH")])
         )
     log = open(folder / "server.log", "w")  # noqa: SIM115 - closed below
     cmd = [
@@ -68,7 +68,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "-m",
         "uvicorn",
         "--factory",
-        "crazy_eights.server.app:create_app",
+        "tests.e2e.seeded_app:create_app",
         "--host",
         "127.0.0.1",
         "--port",

@@ -9,107 +9,19 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, shot
+from .helpers import (
+    ROUND_SECONDS,
+    create_table,
+    finish,
+    play_round,
+    sign_in_as_guest,
+    take_turn,
+    wait_turn,
+)
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
-
-ROUND_SECONDS = 90
-
-
-def sign_in_as_guest(page: Any) -> None:
-    page.goto("/")
-    page.get_by_role("button", name="Play as guest").click()
-    page.wait_for_selector(".page.lobby")
-
-
-def create_table(page: Any, *, players: int = 4, bots: int = 3, public: bool = True) -> str:
-    """Fill the create-table form: classic, one round, bots at random level."""
-    form = page.locator("form.create-form")
-    form.locator("select[name=ruleset]").select_option("classic")
-    form.locator("input[name=players]").fill(str(players))
-    form.locator("select[name=mode]").select_option('"single"')
-    for seat in range(1, players):
-        form.locator(f"select[name=seat{seat}]").select_option("random" if seat <= bots else "")
-    if not public:
-        form.locator("input[name=public]").uncheck()
-    form.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/#/table/*")
-    return page.url.split("#/table/")[1].split("?")[0]
-
-
-def wait_turn(page: Any, timeout: float = 20) -> str:
-    """Wait until it is this player's turn or the game is over; return which."""
-    page.wait_for_function(
-        "() => { const f = document.querySelector('.felt'); return f && "
-        "(f.dataset.turn === 'me' || f.dataset.turn === 'over'); }",
-        timeout=timeout * 1000,
-    )
-    return page.locator(".felt").get_attribute("data-turn")
-
-
-def take_turn(page: Any, *, drag: bool = False) -> None:
-    """Make one move the way a player would: a glowing card, else the stock, else pass."""
-    version = page.locator(".felt").get_attribute("data-version")
-    last = page.locator("button.last-card.suggest")
-    if last.count() and last.is_visible():
-        last.click()
-    legal = page.locator(".hand .card.legal")
-    if legal.count():
-        card = legal.first
-        if drag:
-            drag_to(page, card, page.locator(".discard"))
-        else:
-            card.click()
-    elif page.locator(".stock.can-draw").count():
-        if drag:
-            drag_to(page, page.locator(".stock"), page.locator(".hand"))
-        else:
-            page.locator(".stock").click()
-    else:
-        page.get_by_role("button", name="Pass").click()
-    moved = (
-        "v => { const f = document.querySelector('.felt'); return f.dataset.version !== v "
-        "|| f.dataset.turn === 'over' || !!document.querySelector('.suit-picker'); }"
-    )
-    page.wait_for_function(moved, arg=version)
-    picker = page.locator(".suit-picker")
-    if picker.count():
-        picker.locator("button.suit-btn").first.click()
-        page.wait_for_function(moved, arg=version)
-
-
-def drag_to(page: Any, source: Any, target: Any) -> None:
-    a = b = None
-    for _ in range(20):
-        a, b = source.bounding_box(), target.bounding_box()
-        if a and b:
-            break
-        time.sleep(0.05)
-    assert a and b, "nothing to drag, or nowhere to drop"
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 3)
-    page.mouse.down()
-    page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + a["height"] / 3 - 10, steps=3)
-    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
-    page.mouse.up()
-
-
-def play_round(page: Any, *, drag: bool = False, on_turn: Any = None) -> int:
-    deadline = time.monotonic() + ROUND_SECONDS
-    turns = 0
-    while wait_turn(page) == "me":
-        assert time.monotonic() < deadline, "the round took too long"
-        if on_turn:
-            on_turn(turns)
-        take_turn(page, drag=drag)
-        turns += 1
-    return turns
-
-
-def finish(page: Any) -> None:
-    dialog = page.locator(".modal.victory")
-    dialog.wait_for(state="visible")
-    assert dialog.locator(".standings li").count() >= 2
 
 
 def test_guest_plays_a_whole_round_by_clicking(new_page: Any, console: Any) -> None:

@@ -32,7 +32,10 @@ export async function api(path, { method = "GET", body } = {}) {
 /** The signed-in account, or null (a 401 is not an error here). */
 export async function currentAccount() {
   try {
-    return await api("/api/me");
+    const me = await api("/api/me");
+    // a signed-out-safe session answer ({account: null}) as well as the account itself
+    if (me && me.id === undefined && "account" in me) return me.account || null;
+    return me;
   } catch (err) {
     if (err.status === 401) return null;
     throw err;
@@ -46,7 +49,12 @@ export function socketURL(path) {
 
 let rulesetsCache = null;
 export async function rulesets() {
-  if (!rulesetsCache) rulesetsCache = await api("/api/rulesets");
+  if (!rulesetsCache) {
+    // the rulesets by name and the bot levels, whether the levels sit beside the
+    // rulesets or the rulesets are under their own key
+    const data = await api("/api/rulesets");
+    rulesetsCache = data && data.rulesets ? { ...data.rulesets, bot_levels: data.bot_levels } : data;
+  }
   return rulesetsCache;
 }
 

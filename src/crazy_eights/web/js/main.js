@@ -1,6 +1,6 @@
 // The app shell: hash router, navigation and every page except the table itself.
 import { api, currentAccount, rulesets, socketURL } from "./api.js";
-import { backSVG, cardSVG, SUIT_NAMES } from "./cards.js";
+import { backSVG, cardName, cardSVG, SUIT_NAMES } from "./cards.js";
 import { howToPlay, RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
@@ -23,8 +23,8 @@ function setAccount(acc) {
   // Only ask /api/me when a session may exist: a 401 shows as a console error.
   if (acc) localStorage.setItem("ce.session", "1");
   else localStorage.removeItem("ce.session");
-  settings.useAccount(acc);
   renderNav();
+  return settings.useAccount(acc);
 }
 
 function renderNav() {
@@ -419,7 +419,20 @@ async function replayPage(id) {
     return;
   }
   const s = settings.get();
-  const names = data.seats.map((x) => x.name || `Seat ${x.seat + 1}`);
+  // bots of one level may share a name: tell them apart by seat, as the table does
+  const names = data.seats.map((x) => {
+    const name = x.name || `Seat ${x.seat + 1}`;
+    return data.seats.filter((y) => y.name === x.name).length > 1 ? `${name} ${x.seat + 1}` : name;
+  });
+  const describe = (move) => {
+    if (move === "draw") return "draws";
+    if (move === "pass") return "passes";
+    if (move === "timeout") return "runs out of time";
+    const [card, rest = ""] = move.split(":");
+    const plain = card.replace("!", "");
+    const suit = rest.replace("!", "");
+    return `plays the ${cardName(plain)}${suit ? ` and names ${SUIT_NAMES[suit]}` : ""}${move.endsWith("!") ? ", calling last card" : ""}`;
+  };
   let k = 0;
   let timer = null;
   const stage = h("div", { class: "replay-stage felt" });
@@ -429,7 +442,7 @@ async function replayPage(id) {
     const step = data.steps[k];
     const v = step.view;
     slider.value = k;
-    const what = step.move === null ? "Start of the game" : `Move ${k}: ${names[step.by] || "table"} \u2014 ${step.move}`;
+    const what = step.move === null ? "Start of the game" : `Move ${k}: ${names[step.by] || "The table"} ${describe(step.move)}`;
     label.textContent = what;
     const center = v.ruleset === "cycles"
       ? h("div", { class: "cycle-cards" }, (v.cycle || []).map((c) => h("figure", { class: "cycle-card" }, h("div", { class: "cardbox", html: cardSVG(c.card, { face: s.face, fourColor: s.fourColor }) }), h("figcaption", { text: c.seat === "host" ? "Host" : names[c.seat] }))))
@@ -494,7 +507,7 @@ function settingsPage() {
     sound.snap();
   } });
   show(h("section", { class: "page settings" }, h("h1", { text: "Settings" }),
-    h("p", { class: "muted", text: account ? `Kept for ${account.display_name} in this browser.` : "Kept in this browser." }),
+    h("p", { class: "muted", text: !account ? "Kept in this browser; sign in to keep them with your account." : settings.storedIn() === "account" ? `Kept with ${account.display_name}'s account, on every browser.` : `Kept for ${account.display_name} in this browser.` }),
     h("div", { class: "two-col" },
       h("div", { class: "panel stack" }, radio("theme", settings.THEMES), radio("face", settings.FACES), check("fourColor", "Four-colour deck (blue diamonds, green clubs)"), preview),
       h("div", { class: "panel stack" },
@@ -523,6 +536,7 @@ async function route() {
     page = null;
   }
   document.querySelectorAll(".backdrop").forEach((b) => b.remove());
+  document.querySelectorAll(".fx-layer").forEach((l) => l.replaceChildren()); // no confetti left over
   const raw = (location.hash || "#/").slice(1);
   const [path, qs] = raw.split("?");
   const query = new URLSearchParams(qs || "");
@@ -569,9 +583,9 @@ async function route() {
 async function boot() {
   settings.useAccount(null);
   try {
-    setAccount(localStorage.getItem("ce.session") ? await currentAccount() : null);
+    await setAccount(localStorage.getItem("ce.session") ? await currentAccount() : null);
   } catch {
-    setAccount(null);
+    await setAccount(null);
   }
   window.addEventListener("hashchange", route);
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });

@@ -1,4 +1,7 @@
-// Player preferences: kept in localStorage per account (the card room has no place for them).
+// Player preferences. Signed in, they are kept with the account on the server
+// (GET/PUT /api/me/settings) where the card room offers that; localStorage keeps a copy
+// per account, and is the only store when signed out or on a server without it.
+import { api } from "./api.js";
 
 const DEFAULTS = {
   theme: "emerald", // emerald | crimson | navy
@@ -17,6 +20,48 @@ const DEFAULTS = {
 let accountKey = "anon";
 let current = load("anon");
 const listeners = new Set();
+let serverSide = null; // a promise: does this card room keep settings per account?
+let remote = false; // the current account's settings live on the server
+let pushTimer = null;
+
+/** Whether the server has GET and PUT /api/me/settings, read from its API description
+ * (asking the endpoint itself would log a 404 on servers without it). */
+function serverKeepsSettings() {
+  if (!serverSide) {
+    serverSide = fetch("/openapi.json", { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((spec) => {
+        const path = spec && spec.paths && spec.paths["/api/me/settings"];
+        return !!(path && path.get && path.put);
+      })
+      .catch(() => false);
+  }
+  return serverSide;
+}
+
+function known(obj) {
+  const out = {};
+  if (!obj || typeof obj !== "object") return out;
+  for (const k of Object.keys(DEFAULTS)) if (k in obj && typeof obj[k] === typeof DEFAULTS[k]) out[k] = obj[k];
+  return out;
+}
+
+function saveLocal() {
+  try {
+    localStorage.setItem(`ce.settings.${accountKey}`, JSON.stringify(current));
+  } catch {
+    /* storage full or disabled: keep the settings for this page only */
+  }
+}
+
+function push() {
+  clearTimeout(pushTimer);
+  const key = accountKey;
+  const body = { ...current };
+  pushTimer = setTimeout(() => {
+    if (key === accountKey) api("/api/me/settings", { method: "PUT", body }).catch(() => {});
+  }, 300);
+}
 
 function load(key) {
   try {
@@ -27,10 +72,39 @@ function load(key) {
   }
 }
 
-export function useAccount(account) {
-  accountKey = account ? String(account.id) : "anon";
-  current = load(accountKey);
+export async function useAccount(account) {
+  const key = account ? String(account.id) : "anon";
+  const changed = key !== accountKey;
+  accountKey = key;
+  remote = false;
+  if (changed || !account) {
+    current = load(key);
+    apply();
+    for (const fn of listeners) fn(current, {});
+  }
+  if (!account || !(await serverKeepsSettings())) return;
+  let data;
+  try {
+    data = await api("/api/me/settings");
+  } catch {
+    return;
+  }
+  if (key !== accountKey) return;
+  remote = true;
+  const stored = known(data && data.settings !== undefined ? data.settings : data);
+  if (!Object.keys(stored).length) {
+    push(); // a first visit with server storage: keep what this browser had
+    return;
+  }
+  current = { ...current, ...stored };
+  saveLocal();
   apply();
+  for (const fn of listeners) fn(current, stored);
+}
+
+/** Where the settings are kept now: "account" (the server) or "browser". */
+export function storedIn() {
+  return remote ? "account" : "browser";
 }
 
 export function get() {
@@ -39,11 +113,8 @@ export function get() {
 
 export function set(changes) {
   current = { ...current, ...changes };
-  try {
-    localStorage.setItem(`ce.settings.${accountKey}`, JSON.stringify(current));
-  } catch {
-    /* storage full or disabled: keep the settings for this page only */
-  }
+  saveLocal();
+  if (remote) push();
   apply();
   for (const fn of listeners) fn(current, changes);
 }

@@ -228,7 +228,12 @@ export class TableView {
     el.mute = h("button", { class: "icon-btn", type: "button", onclick: () => settings.set({ muted: !settings.get().muted }) });
     el.leave = h("button", { class: "btn small ghost", type: "button", text: "Leave", onclick: () => this.leave() });
     el.conn = h("span", { class: "conn", text: "Reconnecting\u2026", hidden: true });
-    el.opponents = h("div", { class: "opponents", role: "list", "aria-label": "Players" });
+    // opponents sit around the table in playing order (clockwise): up your left side,
+    // across the top, down your right side
+    el.oppLeft = h("div", { class: "opponents opp-left", role: "list", "aria-label": "Players on your left" });
+    el.oppTop = h("div", { class: "opponents opp-top", role: "list", "aria-label": "Players across the table" });
+    el.oppRight = h("div", { class: "opponents opp-right", role: "list", "aria-label": "Players on your right" });
+    el.opponents = h("div", { class: "arena" });
     el.stock = h("button", { class: "pile stock", type: "button", "aria-label": "Stock", onclick: () => this.draw() });
     el.stockCount = h("span", { class: "pile-count" });
     el.discard = h("div", { class: "pile discard", role: "img", "aria-label": "Discard pile" });
@@ -237,7 +242,8 @@ export class TableView {
     el.direction = h("div", { class: "direction", "aria-hidden": "true" });
     el.cycle = h("div", { class: "cycle-area", hidden: true });
     el.piles = h("div", { class: "piles" }, el.stock, el.discard, el.suit);
-    el.center = h("div", { class: "center" }, el.direction, el.piles, el.pendingDraw, el.cycle);
+    el.center = h("div", { class: "center" }, el.direction, h("div", { class: "center-row" }, el.piles, el.cycle), el.pendingDraw);
+    el.opponents.append(el.oppLeft, el.oppTop, el.center, el.oppRight);
     el.status = h("p", { class: "turn-banner", role: "status", "aria-live": "polite" });
     el.waiting = h("div", { class: "waiting", hidden: true });
     el.me = h("div", { class: "me-panel" });
@@ -251,7 +257,7 @@ export class TableView {
     el.hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand", "aria-orientation": "horizontal" });
     el.felt = h("div", { class: "felt" },
       h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.mute, el.help, el.leave),
-      el.opponents, el.center, el.status, el.waiting,
+      el.opponents, el.status, el.waiting,
       h("div", { class: "me-row" }, el.me, el.actions), el.hand);
     el.score = h("section", { class: "panel scoreboard", "aria-label": "Scoreboard" });
     el.log = h("ol", { class: "log", "aria-label": "Event log" });
@@ -291,7 +297,7 @@ export class TableView {
     el.center.hidden = !playing;
     if (!playing) {
       this.renderWaiting();
-      el.opponents.replaceChildren();
+      for (const g of [el.oppLeft, el.oppTop, el.oppRight]) g.replaceChildren();
       el.hand.replaceChildren();
       el.me.replaceChildren();
       el.actions.hidden = true;
@@ -369,7 +375,7 @@ export class TableView {
       const fan = h("span", { class: "mini-fan", "aria-hidden": "true" },
         Array.from({ length: Math.min(p.cards, 8) }, () => h("span", { class: "mini-back" })));
       const facts = this.playerFacts(p);
-      const label = `${this.name(seat)}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}`;
+      const label = `${this.name(seat)}${tags.length ? ` (${tags.join(", ")})` : ""}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}${v.dealer === seat ? ", dealer" : ""}`;
       return h("div", { class: `player${current ? " current" : ""}${v.dealer === seat ? " dealer" : ""}`, role: "listitem", "aria-label": label, dataset: { seat: String(seat) } },
         h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
         h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
@@ -381,8 +387,13 @@ export class TableView {
         p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
         v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
     });
-    el.opponents.replaceChildren(...panels);
-    el.opponents.dataset.count = String(panels.length);
+    const n = panels.length;
+    const side = n === 2 ? 1 : n <= 5 ? Math.min(1, n - 1) : Math.floor(n / 3);
+    el.oppLeft.replaceChildren(...panels.slice(0, side));
+    el.oppTop.replaceChildren(...panels.slice(side, n - side));
+    el.oppRight.replaceChildren(...panels.slice(n - side));
+    el.opponents.dataset.count = String(n);
+    el.opponents.classList.toggle("sides", side > 0);
     // my own panel
     const me = this.mySeat;
     if (me === null) {
@@ -413,6 +424,7 @@ export class TableView {
     el.stock.classList.toggle("empty", v.stock === 0);
     el.stock.setAttribute("aria-label", `Stock, ${v.stock} card${v.stock === 1 ? "" : "s"}${canDraw ? ". Draw a card" : ""}`);
     el.discard.hidden = cycles;
+    el.center.classList.toggle("cycles", cycles);
     el.cycle.hidden = !cycles;
     if (!cycles) {
       const under = (v.discard || []).slice(-3, -1);
@@ -467,7 +479,11 @@ export class TableView {
       el.hand.replaceChildren();
       return;
     }
-    const focused = document.activeElement && el.hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    // keep a keyboard player in the hand: focus stays on the card, or moves to the next
+    // playable one when the focused card was just played
+    const inHand = document.activeElement && el.hand.contains(document.activeElement);
+    const focused = inHand ? document.activeElement.dataset.card : null;
+    const keepFocus = inHand || (this.keyboard && (!document.activeElement || document.activeElement === document.body));
     const order = this.handOrder();
     const counts = {};
     const cards = order.map((card) => {
@@ -489,7 +505,7 @@ export class TableView {
     el.hand.replaceChildren(...cards);
     const target = cards.find((c) => c.dataset.card === focused) || cards.find((c) => c.classList.contains("legal")) || cards[0];
     if (target) target.tabIndex = 0;
-    if (focused && target) target.focus({ preventScroll: true });
+    if (keepFocus && target) target.focus({ preventScroll: true });
     this.layoutHand();
     if (v.drawn) {
       const drawn = cards.find((c) => c.dataset.card === v.drawn);
@@ -526,7 +542,8 @@ export class TableView {
     el.lastCard.classList.toggle("armed", this.called);
     el.lastCard.setAttribute("aria-pressed", String(this.called));
     el.lastCard.textContent = this.called ? "Last card! \u2713" : "Last card!";
-    el.lastCard.classList.toggle("suggest", myTurn && legal.some((m) => m.endsWith("!")));
+    const hand = this.view.hand || [];
+    el.lastCard.classList.toggle("suggest", myTurn && hand.length === 2 && legal.some((m) => m.endsWith("!")));
   }
 
   renderStatus() {
@@ -661,7 +678,7 @@ export class TableView {
   snapshot() {
     const out = { hand: {}, panels: {} };
     for (const c of this.el.hand.children) out.hand[c.dataset.card] = c.getBoundingClientRect();
-    for (const p of this.el.opponents.children) out.panels[p.dataset.seat] = p.getBoundingClientRect();
+    for (const p of this.el.opponents.querySelectorAll(".player")) out.panels[p.dataset.seat] = p.getBoundingClientRect();
     return out;
   }
 
@@ -953,6 +970,7 @@ export class TableView {
     const cards = [...this.el.hand.children];
     const idx = cards.indexOf(document.activeElement);
     const key = e.key;
+    this.keyboard = true;
     if ((key === "ArrowRight" || key === "ArrowLeft" || key === "Home" || key === "End") && cards.length) {
       e.preventDefault();
       let next = idx < 0 ? 0 : idx + (key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0);
@@ -973,6 +991,7 @@ export class TableView {
     if (lower === "d") this.draw();
     else if (lower === "p") this.pass();
     else if (lower === "l" && !this.el.lastCard.hidden) this.callLastCard();
+    else if (lower === "h" && cards.length) (cards.find((c) => c.tabIndex === 0) || cards[0]).focus();
     else if (key === "?") this.showHelp();
     else return;
     e.preventDefault();
@@ -1031,6 +1050,9 @@ export class TableView {
       window.addEventListener("pointerup", up);
       window.addEventListener("pointercancel", up);
     };
+    this.el.felt.addEventListener("pointerdown", () => {
+      this.keyboard = false;
+    });
     this.el.hand.addEventListener("pointerdown", (e) => start(e, "card"));
     this.el.stock.addEventListener("pointerdown", (e) => start(e, "stock"));
   }

@@ -1,0 +1,133 @@
+"""What a player does in the browser, shared by the browser tests."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+ROUND_SECONDS = 90
+
+MOVED = (
+    "v => { const f = document.querySelector('.felt'); return f.dataset.version !== v "
+    "|| f.dataset.turn === 'over' || !!document.querySelector('.suit-picker'); }"
+)
+
+
+def sign_in_as_guest(page: Any) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="Play as guest").click()
+    page.wait_for_selector(".page.lobby")
+
+
+def queue_seed(server: str, seed: int) -> None:
+    """The next table created on the test server deals from ``seed``."""
+    req = urllib.request.Request(f"{server}/e2e/seed/{seed}", method="POST")
+    with urllib.request.urlopen(req, timeout=5) as res:
+        assert res.status == 200
+
+
+def create_table(
+    page: Any,
+    *,
+    ruleset: str = "classic",
+    players: int = 4,
+    bots: int = 3,
+    public: bool = True,
+    rules: dict[str, Any] | None = None,
+) -> str:
+    """Fill the create-table form: one round, bots at random level, any other setting."""
+    form = page.locator("form.create-form")
+    form.locator("select[name=ruleset]").select_option(ruleset)
+    form.locator("input[name=players]").fill(str(players))
+    settings = {"mode": "single"} if ruleset != "cycles" else {}
+    settings.update(rules or {})
+    for name, value in settings.items():
+        field = form.locator(f"[name={name}]")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(json.dumps(value))
+        else:
+            field.fill(str(value))
+    for seat in range(1, players):
+        form.locator(f"select[name=seat{seat}]").select_option("random" if seat <= bots else "")
+    if not public:
+        form.locator("input[name=public]").uncheck()
+    form.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/#/table/*")
+    return page.url.split("#/table/")[1].split("?")[0]
+
+
+def wait_turn(page: Any, timeout: float = 20) -> str:
+    """Wait until it is this player's turn or the game is over; return which."""
+    page.wait_for_function(
+        "() => { const f = document.querySelector('.felt'); return f && "
+        "(f.dataset.turn === 'me' || f.dataset.turn === 'over'); }",
+        timeout=timeout * 1000,
+    )
+    return page.locator(".felt").get_attribute("data-turn")
+
+
+def pick_suit(page: Any, version: str) -> None:
+    picker = page.locator(".suit-picker")
+    if picker.count():
+        picker.locator("button.suit-btn").first.click()
+        page.wait_for_function(MOVED, arg=version)
+
+
+def take_turn(page: Any, *, drag: bool = False) -> None:
+    """Make one move the way a player would: a glowing card, else the stock, else pass."""
+    version = page.locator(".felt").get_attribute("data-version")
+    last = page.locator("button.last-card.suggest")
+    if last.count() and last.is_visible():
+        last.click()
+    legal = page.locator(".hand .card.legal")
+    if legal.count():
+        card = legal.first
+        if drag:
+            drag_to(page, card, page.locator(".discard"))
+        else:
+            card.click()
+    elif page.locator(".stock.can-draw").count():
+        if drag:
+            drag_to(page, page.locator(".stock"), page.locator(".hand"))
+        else:
+            page.locator(".stock").click()
+    else:
+        page.get_by_role("button", name="Pass").click()
+    page.wait_for_function(MOVED, arg=version)
+    pick_suit(page, version)
+
+
+def drag_to(page: Any, source: Any, target: Any) -> None:
+    a = b = None
+    for _ in range(20):
+        a, b = source.bounding_box(), target.bounding_box()
+        if a and b:
+            break
+        time.sleep(0.05)
+    assert a and b, "nothing to drag, or nowhere to drop"
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 3)
+    page.mouse.down()
+    page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + a["height"] / 3 - 10, steps=3)
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def play_round(page: Any, *, drag: bool = False, on_turn: Any = None) -> int:
+    deadline = time.monotonic() + ROUND_SECONDS
+    turns = 0
+    while wait_turn(page) == "me":
+        assert time.monotonic() < deadline, "the round took too long"
+        if on_turn:
+            on_turn(turns)
+        take_turn(page, drag=drag)
+        turns += 1
+    return turns
+
+
+def finish(page: Any) -> Any:
+    dialog = page.locator(".modal.victory")
+    dialog.wait_for(state="visible")
+    assert dialog.locator(".standings li").count() >= 2
+    return dialog
