@@ -28,7 +28,7 @@ PAIRINGS = [
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rules", default="classic,ultimate,countdown")
+    parser.add_argument("--rules", default="classic,ultimate,countdown,cycles")
     parser.add_argument("--plain-games", type=int, default=2000)
     parser.add_argument("--search-games", type=int, default=500)
     parser.add_argument("--iterations", type=int, default=1000)
@@ -46,7 +46,8 @@ def main() -> None:
         for k, (label, players, bots, target, kind) in enumerate(PAIRINGS, 1):
             if only and k not in only:
                 continue
-            rules = Rules.preset(name, players=players, mode=args.mode)
+            extra = {} if name == "cycles" else {"mode": args.mode}
+            rules = Rules.preset(name, players=players, **extra)
             specs = [b.format(search=search) for b in bots]
             games = args.plain_games if kind == "plain" else args.search_games
             start = time.time()

@@ -28,8 +28,15 @@ from crazy_eights.engine.rules import Rules
 from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
 
 from .base import check_legal
+from .cycles import call_moves, score_cycles
 from .heuristic import HeuristicBot, prefer_calls, score_moves
-from .knowledge import knowledge_from_view
+from .knowledge import (
+    CyclesKnowledge,
+    Knowledge,
+    cycles_knowledge_from_view,
+    cycles_power,
+    knowledge_from_view,
+)
 
 _PLAY = MoveKind.PLAY
 
@@ -92,23 +99,29 @@ class IsmctsBot:
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
         self._bias: dict[Move, float] = {}
+        self._cycles = False
 
     # -- the decision ---------------------------------------------------------------------
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
         check_legal(legal)
-        moves = prefer_calls(legal)
+        cycles = view.get("ruleset") == "cycles"
+        moves = call_moves(legal, len(view["hand"])) if cycles else prefer_calls(legal)
         self.last_iterations = 0
         self.last_seconds = 0.0
         if len(moves) == 1:
             return moves[0]
-        if view.get("ruleset") == "cycles":
-            return self._fallback.choose(view, legal)
         start = time.perf_counter()
         rules = Rules.from_dict(view["rules"])
         if rules.mode == "match":
             rules = rules.replace(mode="single")
-        know = knowledge_from_view(view)
+        know: Knowledge | CyclesKnowledge
+        if cycles:
+            know = cycles_knowledge_from_view(view)
+            points_matter = False
+        else:
+            know = knowledge_from_view(view)
+            points_matter = know.points_matter
         builder = WorldBuilder(rules, view, check=False)
         rng = self.rng
         me = know.seat
@@ -117,7 +130,10 @@ class IsmctsBot:
         root_moves = set(moves)
         bias: dict[Move, float] = {}
         if self.prior > 0:
-            scores = score_moves(know, moves, phase=str(view.get("phase")))
+            if isinstance(know, CyclesKnowledge):
+                scores = score_cycles(know, moves)
+            else:
+                scores = score_moves(know, moves, phase=str(view.get("phase")))
             top = max(scores)
             bias = {
                 m: self.prior * math.exp(max(-50.0, (s - top) / 10.0))
@@ -127,7 +143,7 @@ class IsmctsBot:
         deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
         budget = self.iterations if deadline is None else 1 << 30
         cached: list[Game] = []
-        points_matter = know.points_matter
+        self._cycles = cycles
         it = 0
         while it < budget:
             if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
@@ -168,7 +184,9 @@ class IsmctsBot:
                 legal = [m for m in legal if m in root_moves]
                 first = False
             elif len(legal) > 1:
-                legal = prefer_calls(legal)
+                legal = (
+                    call_moves(legal, _count(world, seat)) if self._cycles else prefer_calls(legal)
+                )
             children = node.children
             untried = [m for m in legal if m not in children]
             if untried:
@@ -225,6 +243,8 @@ class IsmctsBot:
             legal = world.legal_moves()
             if len(legal) == 1:
                 move = legal[0]
+            elif self._cycles:
+                move = _greedy_cycles(world, legal, rng, heuristic and rng.random() >= eps)
             elif not heuristic or rng.random() < eps:
                 move = legal[rng.randrange(len(legal))]
             else:
@@ -283,6 +303,37 @@ def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
         return wild[0]
     assert other is not None
     return other
+
+
+def _count(world: Game, seat: int) -> int:
+    hands = getattr(world, "hands", None)
+    return int(hands[seat].bit_count()) if isinstance(hands, list) else 0
+
+
+def _greedy_cycles(world: Game, legal: Sequence[Move], rng: random.Random, smart: bool) -> Move:
+    """Cycles rollout policy: call right, a joker first when two cards are left (Y14),
+    else the lowest card (a random lead when ``smart`` is off)."""
+    seat = world.current_player
+    count = _count(world, seat if seat is not None else 0)
+    moves = call_moves(legal, count)
+    if len(moves) == 1:
+        return moves[0]
+    if not smart:
+        return moves[rng.randrange(len(moves))]
+    if count == 2:
+        for m in moves:
+            if m.card is not None and m.card in (13, 14, 15):
+                return m
+    best = moves[0]
+    low = 99
+    for m in moves:
+        if m.card is None:
+            continue
+        p = cycles_power(m.card)
+        if p < low:
+            low = p
+            best = m
+    return best
 
 
 __all__ = ["IsmctsBot", "Node"]
