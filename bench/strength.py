@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="comma list of pairing numbers (1-3)")
     parser.add_argument("--json", default="")
+    parser.add_argument("--progress", type=int, default=0, help="print a tally every N games")
     args = parser.parse_args()
     search = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
     only = {int(x) for x in args.only.split(",") if x}
@@ -51,7 +52,22 @@ def main() -> None:
             specs = [b.format(search=search) for b in bots]
             games = args.plain_games if kind == "plain" else args.search_games
             start = time.time()
-            records = run_games(rules, specs, games=games, seed=args.seed, jobs=args.jobs)
+            tally = [0, 0]
+
+            def report(record, name=name, label=label, tally=tally):
+                tally[0] += 1
+                tally[1] += record.winner == 0
+                if args.progress and tally[0] % args.progress == 0:
+                    rate, low, high = wilson(tally[1], tally[0])
+                    print(
+                        f"  .. {name} {label}: {tally[1]}/{tally[0]} {100 * rate:.1f}% "
+                        f"[{100 * low:.1f}, {100 * high:.1f}]",
+                        flush=True,
+                    )
+
+            records = run_games(
+                rules, specs, games=games, seed=args.seed, jobs=args.jobs, progress=report
+            )
             done = [r for r in records if r.finished]
             wins = sum(1 for r in done if r.winner == 0)
             rate, low, high = wilson(wins, len(done))

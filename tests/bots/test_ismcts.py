@@ -109,3 +109,11 @@ def test_world_refuses_a_wrong_hand() -> None:
 
 def test_hand_mask_helpers() -> None:
     assert kinds_of(hand_mask([5, 5])) == 1 << 5
+
+
+def test_rich_leaf_evaluation_plays_legal_moves() -> None:
+    bot = make_bot("ismcts", seed=4, iterations=60, leaf="rich")
+    for game, seat, legal in _spots(count=4):
+        assert bot.choose(game.view(seat, log=True), legal) in legal
+    with pytest.raises(ValueError, match="leaf"):
+        make_bot("ismcts", seed=4, leaf="deep")

@@ -11,6 +11,12 @@ Full rollouts to the end of a match do not fit the budget (the engine makes ~80k
 a second in pure Python), so a world is played as a single round and a rollout stops at
 the end of the round or after ``rollout_depth`` moves, where the position is scored
 from the hand sizes (and hand points where they count).
+
+Cycles (RULES section 4) is searched the same way: the determinizations come from
+``CyclesKnowledge`` (cards picked up in public, voids shown by Y9 draws, Y13 reveals),
+worlds from ``CyclesGame.from_view`` through ``WorldBuilder``, the tree's moves carry a
+last-card call exactly where the play leaves one card, and rollouts duck with the
+lowest card (``_greedy_cycles``).
 """
 
 from __future__ import annotations
@@ -63,7 +69,10 @@ class IsmctsBot:
     ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
     samples that many determinizations and then reuses them in turn (0: a fresh one
     every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
-    root moves (progressive bias, fading with visits; 0 turns it off).
+    root moves (progressive bias, fading with visits; 0 turns it off); ``leaf``: how a
+    cut rollout is scored, ``"counts"`` (hand sizes) or ``"rich"`` (hand sizes less
+    what wild cards held are worth, plus a pending draw-two for the player facing it and
+    a small edge for the player to move; shedding rulesets).
     """
 
     name = "ismcts"
@@ -81,6 +90,7 @@ class IsmctsBot:
         epsilon: float = 0.1,
         sharpness: float = 0.5,
         prior: float = 1.0,
+        leaf: str = "counts",
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be heuristic or random; got {rollout!r}")
@@ -95,6 +105,9 @@ class IsmctsBot:
         self.epsilon = float(epsilon)
         self.sharpness = float(sharpness)
         self.prior = float(prior)
+        if leaf not in ("counts", "rich"):
+            raise ValueError(f"leaf must be counts or rich; got {leaf!r}")
+        self.leaf = leaf
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
@@ -267,7 +280,9 @@ class IsmctsBot:
                     if s != result.winner:
                         out[s] = 0.15 * (1.0 - min(points[s], 100) / 100.0)
             return out
-        counts = hand_counts(world)
+        counts: list[float] = [float(x) for x in hand_counts(world)]
+        if self.leaf == "rich" and not self._cycles:
+            _enrich(world, counts)
         k = self.sharpness
         weights = [math.exp(-k * x) for x in counts]
         total = sum(weights)
@@ -303,6 +318,28 @@ def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
         return wild[0]
     assert other is not None
     return other
+
+
+WILD_WORTH = 0.6
+TEMPO = 0.25
+PENDING_WORTH = 1.6
+
+
+def _enrich(world: Game, counts: list[float]) -> None:
+    """Shedding worlds: a wild card held is worth part of a card shed; a pending
+    draw-two costs the player facing it; the player to move is a little ahead."""
+    hands = getattr(world, "hands", None)
+    wild = getattr(world, "_wild", None)
+    if not isinstance(hands, list) or not isinstance(wild, list):
+        return
+    for s, h in enumerate(hands):
+        w = wild[s]
+        held = (h & w).bit_count() + ((h >> COPY) & w).bit_count()
+        if held:
+            counts[s] -= WILD_WORTH * held
+    seat = world.current_player
+    if seat is not None:
+        counts[seat] += PENDING_WORTH * int(getattr(world, "pending", 0)) - TEMPO
 
 
 def _count(world: Game, seat: int) -> int:
