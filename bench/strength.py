@@ -28,7 +28,7 @@ PAIRINGS = [
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rules", default="classic,ultimate,countdown")
+    parser.add_argument("--rules", default="classic,ultimate,countdown,cycles")
     parser.add_argument("--plain-games", type=int, default=2000)
     parser.add_argument("--search-games", type=int, default=500)
     parser.add_argument("--iterations", type=int, default=1000)
@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="comma list of pairing numbers (1-3)")
     parser.add_argument("--json", default="")
+    parser.add_argument("--progress", type=int, default=0, help="print a tally every N games")
     args = parser.parse_args()
     search = f"iterations={args.iterations}" + (f",{args.search}" if args.search else "")
     only = {int(x) for x in args.only.split(",") if x}
@@ -46,11 +47,27 @@ def main() -> None:
         for k, (label, players, bots, target, kind) in enumerate(PAIRINGS, 1):
             if only and k not in only:
                 continue
-            rules = Rules.preset(name, players=players, mode=args.mode)
+            extra = {} if name == "cycles" else {"mode": args.mode}
+            rules = Rules.preset(name, players=players, **extra)
             specs = [b.format(search=search) for b in bots]
             games = args.plain_games if kind == "plain" else args.search_games
             start = time.time()
-            records = run_games(rules, specs, games=games, seed=args.seed, jobs=args.jobs)
+            tally = [0, 0]
+
+            def report(record, name=name, label=label, tally=tally):
+                tally[0] += 1
+                tally[1] += record.winner == 0
+                if args.progress and tally[0] % args.progress == 0:
+                    rate, low, high = wilson(tally[1], tally[0])
+                    print(
+                        f"  .. {name} {label}: {tally[1]}/{tally[0]} {100 * rate:.1f}% "
+                        f"[{100 * low:.1f}, {100 * high:.1f}]",
+                        flush=True,
+                    )
+
+            records = run_games(
+                rules, specs, games=games, seed=args.seed, jobs=args.jobs, progress=report
+            )
             done = [r for r in records if r.finished]
             wins = sum(1 for r in done if r.winner == 0)
             rate, low, high = wilson(wins, len(done))

@@ -19,6 +19,9 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("countdown", 2, {}),
     ("countdown", 4, {"start": 5}),
     ("countdown", 6, {"last_card": "manual"}),
+    ("cycles", 2, {}),
+    ("cycles", 4, {}),
+    ("cycles", 5, {"last_card": "auto", "cycle_limit": 12}),
 ]
 
 

@@ -71,13 +71,17 @@ class HeuristicBot:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
         check_legal(legal)
+        if view.get("ruleset") == "cycles":
+            from .cycles import call_moves, choose_cycles
+            from .knowledge import cycles_knowledge_from_view
+
+            moves = call_moves(legal, len(view["hand"]))
+            if len(moves) == 1:
+                return moves[0]
+            return choose_cycles(cycles_knowledge_from_view(view), moves, self.rng)
         moves = prefer_calls(legal)
         if len(moves) == 1:
             return moves[0]
-        if view.get("ruleset") == "cycles":
-            from .cycles_play import choose_cycles
-
-            return choose_cycles(view, moves, self.rng)
         know = knowledge_from_view(view)
         scores = score_moves(know, moves, phase=str(view.get("phase")), weights=self.weights)
         best = max(scores)

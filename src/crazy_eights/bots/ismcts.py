@@ -11,6 +11,12 @@ Full rollouts to the end of a match do not fit the budget (the engine makes ~80k
 a second in pure Python), so a world is played as a single round and a rollout stops at
 the end of the round or after ``rollout_depth`` moves, where the position is scored
 from the hand sizes (and hand points where they count).
+
+Cycles (RULES section 4) is searched the same way: the determinizations come from
+``CyclesKnowledge`` (cards picked up in public, voids shown by Y9 draws, Y13 reveals),
+worlds from ``CyclesGame.from_view`` through ``WorldBuilder``, the tree's moves carry a
+last-card call exactly where the play leaves one card, and rollouts duck with the
+lowest card (``_greedy_cycles``).
 """
 
 from __future__ import annotations
@@ -28,8 +34,15 @@ from crazy_eights.engine.rules import Rules
 from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
 
 from .base import check_legal
+from .cycles import call_moves, score_cycles
 from .heuristic import HeuristicBot, prefer_calls, score_moves
-from .knowledge import knowledge_from_view
+from .knowledge import (
+    CyclesKnowledge,
+    Knowledge,
+    cycles_knowledge_from_view,
+    cycles_power,
+    knowledge_from_view,
+)
 
 _PLAY = MoveKind.PLAY
 
@@ -56,7 +69,10 @@ class IsmctsBot:
     ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
     samples that many determinizations and then reuses them in turn (0: a fresh one
     every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
-    root moves (progressive bias, fading with visits; 0 turns it off).
+    root moves (progressive bias, fading with visits; 0 turns it off); ``leaf``: how a
+    cut rollout is scored, ``"counts"`` (hand sizes) or ``"rich"`` (hand sizes less
+    what wild cards held are worth, plus a pending draw-two for the player facing it and
+    a small edge for the player to move; shedding rulesets).
     """
 
     name = "ismcts"
@@ -74,6 +90,7 @@ class IsmctsBot:
         epsilon: float = 0.1,
         sharpness: float = 0.5,
         prior: float = 1.0,
+        leaf: str = "counts",
     ) -> None:
         if rollout not in ("heuristic", "random"):
             raise ValueError(f"rollout must be heuristic or random; got {rollout!r}")
@@ -88,27 +105,36 @@ class IsmctsBot:
         self.epsilon = float(epsilon)
         self.sharpness = float(sharpness)
         self.prior = float(prior)
+        if leaf not in ("counts", "rich"):
+            raise ValueError(f"leaf must be counts or rich; got {leaf!r}")
+        self.leaf = leaf
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
         self._bias: dict[Move, float] = {}
+        self._cycles = False
 
     # -- the decision ---------------------------------------------------------------------
 
     def choose(self, view: dict[str, Any], legal: Sequence[Move]) -> Move:
         check_legal(legal)
-        moves = prefer_calls(legal)
+        cycles = view.get("ruleset") == "cycles"
+        moves = call_moves(legal, len(view["hand"])) if cycles else prefer_calls(legal)
         self.last_iterations = 0
         self.last_seconds = 0.0
         if len(moves) == 1:
             return moves[0]
-        if view.get("ruleset") == "cycles":
-            return self._fallback.choose(view, legal)
         start = time.perf_counter()
         rules = Rules.from_dict(view["rules"])
         if rules.mode == "match":
             rules = rules.replace(mode="single")
-        know = knowledge_from_view(view)
+        know: Knowledge | CyclesKnowledge
+        if cycles:
+            know = cycles_knowledge_from_view(view)
+            points_matter = False
+        else:
+            know = knowledge_from_view(view)
+            points_matter = know.points_matter
         builder = WorldBuilder(rules, view, check=False)
         rng = self.rng
         me = know.seat
@@ -117,7 +143,10 @@ class IsmctsBot:
         root_moves = set(moves)
         bias: dict[Move, float] = {}
         if self.prior > 0:
-            scores = score_moves(know, moves, phase=str(view.get("phase")))
+            if isinstance(know, CyclesKnowledge):
+                scores = score_cycles(know, moves)
+            else:
+                scores = score_moves(know, moves, phase=str(view.get("phase")))
             top = max(scores)
             bias = {
                 m: self.prior * math.exp(max(-50.0, (s - top) / 10.0))
@@ -127,7 +156,7 @@ class IsmctsBot:
         deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
         budget = self.iterations if deadline is None else 1 << 30
         cached: list[Game] = []
-        points_matter = know.points_matter
+        self._cycles = cycles
         it = 0
         while it < budget:
             if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
@@ -168,7 +197,9 @@ class IsmctsBot:
                 legal = [m for m in legal if m in root_moves]
                 first = False
             elif len(legal) > 1:
-                legal = prefer_calls(legal)
+                legal = (
+                    call_moves(legal, _count(world, seat)) if self._cycles else prefer_calls(legal)
+                )
             children = node.children
             untried = [m for m in legal if m not in children]
             if untried:
@@ -225,6 +256,8 @@ class IsmctsBot:
             legal = world.legal_moves()
             if len(legal) == 1:
                 move = legal[0]
+            elif self._cycles:
+                move = _greedy_cycles(world, legal, rng, heuristic and rng.random() >= eps)
             elif not heuristic or rng.random() < eps:
                 move = legal[rng.randrange(len(legal))]
             else:
@@ -247,7 +280,9 @@ class IsmctsBot:
                     if s != result.winner:
                         out[s] = 0.15 * (1.0 - min(points[s], 100) / 100.0)
             return out
-        counts = hand_counts(world)
+        counts: list[float] = [float(x) for x in hand_counts(world)]
+        if self.leaf == "rich" and not self._cycles:
+            _enrich(world, counts)
         k = self.sharpness
         weights = [math.exp(-k * x) for x in counts]
         total = sum(weights)
@@ -283,6 +318,59 @@ def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
         return wild[0]
     assert other is not None
     return other
+
+
+WILD_WORTH = 0.6
+TEMPO = 0.25
+PENDING_WORTH = 1.6
+
+
+def _enrich(world: Game, counts: list[float]) -> None:
+    """Shedding worlds: a wild card held is worth part of a card shed; a pending
+    draw-two costs the player facing it; the player to move is a little ahead."""
+    hands = getattr(world, "hands", None)
+    wild = getattr(world, "_wild", None)
+    if not isinstance(hands, list) or not isinstance(wild, list):
+        return
+    for s, h in enumerate(hands):
+        w = wild[s]
+        held = (h & w).bit_count() + ((h >> COPY) & w).bit_count()
+        if held:
+            counts[s] -= WILD_WORTH * held
+    seat = world.current_player
+    if seat is not None:
+        counts[seat] += PENDING_WORTH * int(getattr(world, "pending", 0)) - TEMPO
+
+
+def _count(world: Game, seat: int) -> int:
+    hands = getattr(world, "hands", None)
+    return int(hands[seat].bit_count()) if isinstance(hands, list) else 0
+
+
+def _greedy_cycles(world: Game, legal: Sequence[Move], rng: random.Random, smart: bool) -> Move:
+    """Cycles rollout policy: call right, a joker first when two cards are left (Y14),
+    else the lowest card (a random lead when ``smart`` is off)."""
+    seat = world.current_player
+    count = _count(world, seat if seat is not None else 0)
+    moves = call_moves(legal, count)
+    if len(moves) == 1:
+        return moves[0]
+    if not smart:
+        return moves[rng.randrange(len(moves))]
+    if count == 2:
+        for m in moves:
+            if m.card is not None and m.card in (13, 14, 15):
+                return m
+    best = moves[0]
+    low = 99
+    for m in moves:
+        if m.card is None:
+            continue
+        p = cycles_power(m.card)
+        if p < low:
+            low = p
+            best = m
+    return best
 
 
 __all__ = ["IsmctsBot", "Node"]

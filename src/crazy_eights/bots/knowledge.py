@@ -302,4 +302,268 @@ def card_points(card: Card, rules: Rules) -> int:
     return shedding_points(card, ace_points=int(rules.ace_points or 1))
 
 
-__all__ = ["Constraint", "Knowledge", "card_points", "hand_mask", "kinds_of", "knowledge_from_view"]
+# -- cycles (RULES section 4) ------------------------------------------------------------
+
+
+@dataclass
+class CyclesKnowledge:
+    """A seat's knowledge of a cycles position (Y1-Y17), read from its view and log.
+
+    ``known[s]``: cards seat ``s`` is known to hold (picked up in public, Y10/Y12).
+    ``constraints[s]``: limits on the rest of the hand, as for the shedding games: a
+    follower who drew (Y9) held no card that fits the lead suit. ``revealed[s]``: a false
+    call (Y13) showed exactly how many cards of a suit the seat holds: ``(suit, count)``.
+    """
+
+    rules: Rules
+    seat: int
+    players: int
+    hand: Mask
+    counts: list[int]
+    unseen: list[Card]
+    """Cards in no known place: the other hands' unknown part and the stock."""
+    stock_count: int
+    known: list[Mask]
+    constraints: list[list[Constraint]]
+    revealed: list[tuple[int, int] | None]
+    removed: Mask
+    cycle_cards: list[Card]
+    cycle_seats: list[int]
+    """Who played each card of the current cycle (-1: the host)."""
+    lead_suit: int
+    """-1 when no cycle is under way (the seat leads)."""
+    best_power: int
+    best_seat: int
+    turns_left: int
+    cycles_left: int
+    forced: bool
+
+    def outstanding(self) -> Mask:
+        """Cards that may be in another hand or the stock (not seen gone, not mine)."""
+        out = 0
+        for card in self.unseen:
+            out |= 1 << card
+        for s in range(self.players):
+            if s != self.seat:
+                out |= self.known[s]
+        return out
+
+    def lacks(self, seat: int) -> Mask:
+        """Cards ``seat`` is known not to hold."""
+        out = 0
+        for c in self.constraints[seat]:
+            if c.allowance == 0:
+                out |= c.mask
+        out &= ~self.known[seat]
+        shown = self.revealed[seat]
+        if shown is not None and shown[1] == 0:
+            out |= SUIT_MASK[shown[0]]
+        return out
+
+    def sample(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """Hands for every seat (card ids) and a stock (top first), consistent with the
+        counts, the known cards, the voids shown and the revealed counts."""
+        pool = _shuffled(self.unseen, rng)
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        hands[self.seat] = _ids(self.hand)
+        order = sorted(
+            (s for s in range(self.players) if s != self.seat),
+            key=lambda s: (
+                -sum(c.mask.bit_count() for c in self.constraints[s])
+                - (40 if self.revealed[s] is not None else 0)
+            ),
+        )
+        for s in order:
+            own = _ids(self.known[s])
+            want = self.counts[s] - len(own)
+            if want <= 0:
+                hands[s] = own[: self.counts[s]]
+                continue
+            cons = list(self.constraints[s])
+            shown = self.revealed[s]
+            if shown is not None:
+                suit_mask = SUIT_MASK[shown[0]]
+                need = shown[1] - (self.known[s] & suit_mask).bit_count()
+                if need > 0:
+                    got = [c for c in pool if suit_mask >> c & 1][: min(need, want)]
+                    taken = 0
+                    for c in got:
+                        taken |= 1 << c
+                    own += got
+                    want -= len(got)
+                    pool = [c for c in pool if not taken >> c & 1]
+                cons.append(Constraint(suit_mask, 0))
+            if cons:
+                got, pool = _take_constrained(pool, want, cons)
+            else:
+                got = pool[:want]
+                del pool[:want]
+            hands[s] = own + got
+        return hands, pool[: self.stock_count]
+
+
+def _ids(mask: Mask) -> list[Card]:
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# Y6 / Y3, as the engine has them (cycles.FIT, cycles.POWER); repeated here so that the
+# knowledge module needs nothing from the state machine.
+_BJ, _RJ, _JK = 13, 14, 15
+CYCLES_FIT: tuple[Mask, ...] = tuple(
+    SUIT_MASK[s] | (1 << _JK) | (1 << (_RJ if s in (1, 2) else _BJ)) for s in range(4)
+)
+
+
+def cycles_power(card: Card) -> int:
+    """Y3: 2 < ... < K < A < BJ = RJ < JK (2 is 2, A 14, BJ/RJ 15, JK 16)."""
+    if card == _JK:
+        return 16
+    if card in (_BJ, _RJ):
+        return 15
+    rank = card & 15
+    return 14 if rank == 0 else rank + 1
+
+
+def cycles_value(card: Card) -> int:
+    """Y2: 2 to 10 their number; J, Q, K 10; A, BJ, RJ 11; JK 12."""
+    if card == _JK:
+        return 12
+    if card in (_BJ, _RJ):
+        return 11
+    rank = card & 15
+    if rank == 0:
+        return 11
+    return 10 if rank >= 9 else rank + 1
+
+
+def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
+    """Read a cycles view (with its log) into what the seat knows."""
+    rules = Rules.from_dict(view["rules"])
+    n = rules.players
+    seat = int(view["seat"])
+    hand = 0
+    for t in view["hand"]:
+        hand |= 1 << _card(t)
+    removed = 0
+    for t in view["removed"]:
+        removed |= 1 << _card(t)
+    cycle_cards: list[Card] = []
+    cycle_seats: list[int] = []
+    for entry in view["cycle"]:
+        cycle_cards.append(_card(entry["card"]))
+        who = entry["seat"]
+        cycle_seats.append(-1 if who == "host" else int(who))
+    on_table = 0
+    for card in cycle_cards:
+        on_table |= 1 << card
+    counts = [int(p["cards"]) for p in view["players"]]
+    know = CyclesKnowledge(
+        rules=rules,
+        seat=seat,
+        players=n,
+        hand=hand,
+        counts=counts,
+        unseen=[],
+        stock_count=int(view["stock"]),
+        known=[0] * n,
+        constraints=[[] for _ in range(n)],
+        revealed=[None] * n,
+        removed=removed,
+        cycle_cards=cycle_cards,
+        cycle_seats=cycle_seats,
+        lead_suit=SUITS.index(view["lead_suit"]) if view.get("lead_suit") else -1,
+        best_power=max((cycles_power(c) for c in cycle_cards), default=0),
+        best_seat=-1,
+        turns_left=int(view.get("turns_left") or 0),
+        cycles_left=int(view.get("cycles_left") or 0),
+        forced=bool(view.get("forced")),
+    )
+    if cycle_cards:
+        best = max(range(len(cycle_cards)), key=lambda i: cycles_power(cycle_cards[i]))
+        know.best_seat = cycle_seats[best]
+    suits_shown = _read_cycles_log(know, view.get("log") or [])
+    for s, p in enumerate(view["players"]):
+        shown = p.get("revealed")
+        if shown is not None and s != seat and s in suits_shown:
+            know.revealed[s] = (suits_shown[s], int(shown))
+    # known cards are exactly the hands' public part: drop any no longer consistent
+    seen = hand | removed | on_table
+    for s in range(n):
+        if s == seat:
+            know.known[s] = 0
+            continue
+        k = know.known[s] & ~seen
+        while k.bit_count() > counts[s]:
+            k &= k - 1
+        know.known[s] = k
+        seen |= k
+        know.constraints[s] = [
+            c for c in know.constraints[s] if c.allowance < counts[s] - k.bit_count()
+        ]
+    from crazy_eights.engine.cards import ALL_CARDS
+
+    know.unseen = [c for c in ALL_CARDS if not seen >> c & 1]
+    return know
+
+
+def _read_cycles_log(know: CyclesKnowledge, log: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """Replay the public events: cards picked up, voids shown by Y9 draws, Y13 reveals."""
+    me = know.seat
+    lead = -1
+    suits_shown: dict[int, int] = {}
+    for event in log:
+        kind = event["type"]
+        seat = event.get("seat")
+        if kind == "host_lead":
+            lead = _card(event["cards"][0]) >> 4
+        elif kind == "played" and seat is not None:
+            card = _card(event["cards"][0])
+            if event.get("lead"):
+                lead = SUITS.index(event["declared"]) if "declared" in event else card >> 4
+            bit = 1 << card
+            if know.known[seat] & bit:
+                know.known[seat] ^= bit
+            else:
+                for c in know.constraints[seat]:
+                    if c.mask & bit and c.allowance > 0:
+                        c.allowance -= 1
+        elif kind in ("drew", "penalty") and seat is not None:
+            count = int(event.get("count", 0))
+            for c in know.constraints[seat]:
+                c.allowance += count
+            if (
+                kind == "drew"
+                and event.get("reason") == "no_fitting_card"
+                and seat != me
+                and lead >= 0
+            ):
+                # held no fitting card; every drawn card but a last, played one fits not
+                know.constraints[seat].append(Constraint(CYCLES_FIT[lead], 0))
+        elif kind == "picked_up" and seat is not None:
+            for t in event.get("cards", ()):
+                know.known[seat] |= 1 << _card(t)
+        elif kind == "false_call" and seat is not None:
+            suits_shown[seat] = SUITS.index(event["suit"])
+        elif kind == "cycle_over":
+            lead = -1
+    return suits_shown
+
+
+__all__ = [
+    "CYCLES_FIT",
+    "Constraint",
+    "CyclesKnowledge",
+    "Knowledge",
+    "card_points",
+    "cycles_knowledge_from_view",
+    "cycles_power",
+    "cycles_value",
+    "hand_mask",
+    "kinds_of",
+    "knowledge_from_view",
+]

@@ -87,7 +87,7 @@ class WorldBuilder:
     ``check=False`` skips the card-count checks, for callers that sample correctly.
     """
 
-    __slots__ = ("_base", "_check", "_own", "rules", "view")
+    __slots__ = ("_base", "_check", "_cycles_base", "_own", "rules", "view")
 
     def __init__(self, rules: Rules, view: dict[str, Any], *, check: bool = True) -> None:
         self.rules = rules
@@ -95,6 +95,7 @@ class WorldBuilder:
         self._check = check
         self._base: Any = None
         self._own: Mask | None = None
+        self._cycles_base: Any = None
         if rules.family != "cycles":
             self._base = _shedding_base(rules, view)
             if view.get("seat") is not None and "hand" in view:
@@ -108,12 +109,37 @@ class WorldBuilder:
         seed: int,
     ) -> Game:
         if self._base is None:
-            from . import cycles
-
-            from_view = getattr(cycles.CyclesGame, "from_view")  # noqa: B009
-            game: Game = from_view(self.rules, self.view, hands=hands, stock=stock, seed=seed)
-            return game
+            return self._cycles(hands, stock, seed)
         return self._shedding(hands, stock, seed)
+
+    def _cycles(
+        self, hands: Sequence[Sequence[CardLike]], stock: Sequence[CardLike], seed: int
+    ) -> Game:
+        """The first world comes from ``CyclesGame.from_view`` (which checks it); later
+        ones clone it with the new cards, unless the current player's forced card
+        (Y9, Y14) depends on the sampled hand."""
+        from . import cycles
+
+        cached = self._cycles_base
+        view = self.view
+        simple = not view["forced"] or view.get("seat") == view.get("current")
+        if cached is None or not simple or self._check:
+            from_view = getattr(cycles.CyclesGame, "from_view")  # noqa: B009
+            ids = [[_card(c) for c in h] for h in hands]
+            game: Any = from_view(
+                self.rules, view, hands=ids, stock=[_card(c) for c in stock], seed=seed
+            )
+            if simple and not self._check:
+                self._cycles_base = game.clone()
+            return game  # type: ignore[no-any-return]
+        game = cached.clone()
+        game.seed = seed
+        game._rng = Rng(seed)
+        game.hands = [_mask(h) for h in hands]
+        cards = list(stock) if _all_ints(stock) else [_card(c) for c in stock]
+        cards.reverse()
+        game.stock = cards
+        return game  # type: ignore[no-any-return]
 
     def _shedding(
         self, hands: Sequence[Sequence[CardLike]], stock: Sequence[CardLike], seed: int
