@@ -17,7 +17,7 @@ from rich.text import Text
 from .engine import IllegalMove, Move, Rules, RulesError, new_game, replay
 from .engine.cards import SUIT_NAMES, SUITS
 from .engine.game import Game
-from .engine.rules import RULESETS
+from .engine.rules import RULESETS, parse_setting_pairs
 
 app = typer.Typer(
     help="Crazy Eights: play in the terminal, serve the card room, simulate bots.",
@@ -30,27 +30,9 @@ SUIT_STYLE = {"S": "bold white", "H": "bold red", "D": "bold red", "C": "bold wh
 SUIT_GLYPH = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
-def parse_settings(pairs: list[str]) -> dict[str, Any]:
-    """``key=value`` pairs to settings: ints, true/false/on/off, or text."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"expected key=value, got {pair!r}")
-        value: Any = raw
-        if raw.lower() in ("true", "on", "yes"):
-            value = True
-        elif raw.lower() in ("false", "off", "no"):
-            value = False
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        out[key.strip()] = value
-    return out
-
-
 def build_rules(ruleset: str, players: int, settings: list[str]) -> Rules:
     try:
-        return Rules.preset(ruleset, players=players, **parse_settings(settings))
+        return Rules.preset(ruleset, players=players, **parse_setting_pairs(settings))
     except RulesError as exc:
         raise typer.BadParameter(str(exc)) from None
 

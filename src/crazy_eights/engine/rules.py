@@ -271,6 +271,25 @@ class Rules:
         return out
 
 
+def parse_setting_pairs(pairs: list[str]) -> dict[str, Any]:
+    """``key=value`` texts (command lines, forms) to settings: whole numbers, true/false
+    (also on/off, yes/no), or text. ``Rules`` then validates them."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"expected key=value, got {pair!r}")
+        value: Any = raw
+        if raw.lower() in ("true", "on", "yes"):
+            value = True
+        elif raw.lower() in ("false", "off", "no"):
+            value = False
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        out[key.strip()] = value
+    return out
+
+
 def _setting_names() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(Rules) if not f.name.startswith("_"))
 

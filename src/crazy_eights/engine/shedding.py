@@ -291,14 +291,19 @@ class SheddingGame(Game):
         self.hands = hands
         self.stock = stock
         self.discard: list[Card] = []
+        return self._begin(self._turn_starter(stock))
+
+    def _turn_starter(self, stock: list[Card]) -> Card:
+        """Turn the top stock card; in classic an eight goes back into the middle of the
+        stock and the next card is turned (C2), unless only eights are left."""
         starter = stock.pop()
-        if cfg.starter_rule == STARTER_REBURY:
+        if self._cfg.starter_rule == STARTER_REBURY:
             tries = 0
             while starter & 15 == EIGHT and tries <= len(stock):
                 stock.insert(len(stock) // 2, starter)
                 starter = stock.pop()
                 tries += 1
-        return self._begin(starter)
+        return starter
 
     def _setup(self, deal: Deal) -> list[Event]:
         cfg = self._cfg
@@ -346,13 +351,7 @@ class SheddingGame(Game):
         if deal.starter is not None:
             starter = take(deal.starter)
         elif stock:
-            starter = stock.pop()
-            if cfg.starter_rule == STARTER_REBURY:
-                tries = 0
-                while starter & 15 == EIGHT and tries <= len(stock):
-                    stock.insert(len(stock) // 2, starter)
-                    starter = stock.pop()
-                    tries += 1
+            starter = self._turn_starter(stock)
         else:
             raise ValueError("a deal needs a starter card or a stock to turn one from")
         return self._begin(starter)

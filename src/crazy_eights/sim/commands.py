@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from crazy_eights.bots.base import parse_bot_spec
-from crazy_eights.engine.rules import Rules, RulesError
+from crazy_eights.engine.rules import Rules, RulesError, parse_setting_pairs
 
 from .ratings import rate
 from .report import batch_table, plot_batch, summarize
@@ -34,26 +34,9 @@ SetOpt = Annotated[
 ]
 
 
-def _settings(pairs: list[str] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"expected key=value, got {pair!r}")
-        value: Any = raw
-        if raw.lower() in ("true", "on", "yes"):
-            value = True
-        elif raw.lower() in ("false", "off", "no"):
-            value = False
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        out[key.strip()] = value
-    return out
-
-
 def _rules(ruleset: str, players: int, settings: list[str] | None) -> Rules:
     try:
-        return Rules.preset(ruleset, players=players, **_settings(settings))
+        return Rules.preset(ruleset, players=players, **parse_setting_pairs(settings or []))
     except RulesError as exc:
         raise typer.BadParameter(str(exc)) from None
 
