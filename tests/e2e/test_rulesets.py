@@ -151,7 +151,7 @@ def test_countdown_numbers_wild_and_keyboard_only(new_page: Any, server: str, co
         "v => document.querySelector('.felt').dataset.version !== v", arg=version
     )
     assert page.locator(".suit-picker").count() == 0
-    assert page.locator(".discard").get_attribute("aria-label").endswith("three of clubs")
+    # (a bot may already have played on it: read the log, not the top of the pile)
     page.wait_for_function(
         "() => document.querySelector('.log').textContent"
         ".includes('You play the three of clubs and name hearts')"
