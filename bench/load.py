@@ -24,8 +24,12 @@ import time
 from pathlib import Path
 
 import httpx
-import orjson
 from websockets.asyncio.client import connect
+
+try:
+    from orjson import loads
+except ImportError:  # orjson only makes the client cheaper
+    from json import loads
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,7 +118,7 @@ async def player(
                 task.add_done_callback(sends.discard)
 
             async for raw in ws:
-                message = orjson.loads(raw)
+                message = loads(raw)
                 kind = message["type"]
                 if kind == "error":
                     stats.error(message["code"])

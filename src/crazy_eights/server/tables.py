@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import logging
 import secrets
 import time
@@ -46,7 +47,6 @@ from .protocol import (
     PongOut,
     SeatInfo,
     State,
-    StateOut,
     TableInfo,
     TableOut,
     Welcome,
@@ -142,10 +142,14 @@ class Conn:
         with contextlib.suppress(Exception):
             while True:
                 item = await self._out.get()
-                if isinstance(item, int):
-                    await _close_quietly(self.ws, item)
-                    return
-                await self.ws.send_text(item)
+                while True:
+                    if isinstance(item, int):
+                        await _close_quietly(self.ws, item)
+                        return
+                    await self.ws.send_text(item)
+                    if self._out.empty():
+                        break
+                    item = self._out.get_nowait()
 
 
 async def _close_quietly(ws: WebSocket, code: int) -> None:
@@ -354,7 +358,7 @@ class TableActor:
             ),
         )
 
-    def _state(
+    def _state_data(
         self,
         seat: int | None,
         *,
@@ -363,7 +367,8 @@ class TableActor:
         move: str | None = None,
         by: int | None = None,
         ack: int | None = None,
-    ) -> State | None:
+    ) -> dict[str, Any] | None:
+        """The fields of a ``State`` for ``seat`` (None: spectators), as plain data."""
         game = self.game
         if game is None:
             return None
@@ -372,31 +377,40 @@ class TableActor:
             if seat is not None and game.current_player == seat
             else []
         )
-        return State(
-            version=self.version,
-            move=move,
-            by=by,
-            ack=ack if seat is not None and seat == by else None,
-            events=[e.for_seat(seat) for e in events],
-            view=game.view(seat, log=log),
-            legal=legal,
-            called=seat is not None and self.seats[seat].called,
-        )
+        return {
+            "version": self.version,
+            "move": move,
+            "by": by,
+            "ack": ack if seat is not None and seat == by else None,
+            "events": [e.for_seat(seat) for e in events],
+            "view": game.view(seat, log=log),
+            "legal": legal,
+            "called": seat is not None and self.seats[seat].called,
+        }
+
+    def _state(self, seat: int | None, *, log: bool = False) -> State | None:
+        data = self._state_data(seat, log=log)
+        return None if data is None else State(**data)
 
     def _broadcast_state(
         self, events: list[Any], move: str, by: int | None, ack: int | None
     ) -> None:
+        """One ``StateOut`` per seat (and one for spectators) to every socket.
+
+        The hot path of every move: the message is dumped straight from plain data (the
+        same JSON as ``StateOut.model_dump_json``) rather than through model validation.
+        """
         cache: dict[int | None, str] = {}
         clock = self.clock()
+        clock_data = None if clock is None else clock.model_dump()
         audit = self.room.audit
         for conn in self.conns:
             text = cache.get(conn.seat)
             if text is None:
-                state = self._state(conn.seat, events=events, move=move, by=by, ack=ack)
-                assert state is not None
-                text = cache[conn.seat] = StateOut(
-                    table=self.id, clock=clock, state=state
-                ).model_dump_json()
+                state = self._state_data(conn.seat, events=events, move=move, by=by, ack=ack)
+                text = cache[conn.seat] = _dumps(
+                    {"table": self.id, "clock": clock_data, "type": "state", "state": state}
+                )
             if audit is not None:
                 audit(self, conn.seat, text)
             conn.send(text)
@@ -832,6 +846,9 @@ class TableActor:
         self._to_all(message)
         if call:
             await self.on_call(conn)
+
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
