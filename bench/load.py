@@ -268,7 +268,8 @@ async def main(args: argparse.Namespace) -> None:
         print(f"errors {sum(stats.errors.values())} {stats.errors or ''}")
         print(
             f"cpu: server {100 * server_cpu / elapsed:.0f}%  "
-            f"load client {100 * client_cpu / elapsed:.0f}% (of one core)"
+            f"load client {100 * client_cpu / elapsed:.0f}% (of one core); "
+            f"server {1000 * server_cpu / max(1, stats.moves):.2f} ms CPU a move"
         )
         print(f"server RSS idle {idle['VmRSS'] / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
     finally:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import json
 import logging
 import secrets
 import time
@@ -20,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import pydantic_core
 import sqlalchemy as sa
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -848,7 +848,8 @@ class TableActor:
             await self.on_call(conn)
 
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+def _dumps(data: Any) -> str:
+    return pydantic_core.to_json(data).decode()
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
