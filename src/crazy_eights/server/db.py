@@ -113,6 +113,14 @@ records = sa.Table(
     sa.Column("sigma", sa.Float, nullable=False),
 )
 
+account_settings = sa.Table(
+    "account_settings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

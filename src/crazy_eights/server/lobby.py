@@ -146,8 +146,12 @@ def _live(request: Request, table_id: str) -> TableActor:
 
 @router.get("/api/rulesets")
 async def rulesets() -> dict[str, Any]:
-    """Every ruleset's settings with defaults, allowed values and help, for forms."""
-    return {name: Rules.settings_for(name) for name in RULESETS} | {"bot_levels": list(BOT_LEVELS)}
+    """``rulesets``: every ruleset's settings with defaults, allowed values and help, for
+    forms; ``bot_levels``: the levels a bot seat can have."""
+    return {
+        "rulesets": {name: Rules.settings_for(name) for name in RULESETS},
+        "bot_levels": list(BOT_LEVELS),
+    }
 
 
 @router.get("/api/tables")

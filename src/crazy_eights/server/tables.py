@@ -157,6 +157,23 @@ async def _close_quietly(ws: WebSocket, code: int) -> None:
         await ws.close(code)
 
 
+def name_bots(seats: list[Seat]) -> None:
+    """Give each bot seat a display name of its own: "Heuristic bot", or "Heuristic bot 2"
+    and so on when one level sits more than once."""
+    counts: dict[str, int] = {}
+    for seat in seats:
+        if seat.bot is not None:
+            counts[seat.bot] = counts.get(seat.bot, 0) + 1
+    numbers: dict[str, int] = {}
+    for seat in seats:
+        if seat.bot is None:
+            continue
+        title = f"{seat.bot.capitalize()} bot"
+        numbers[seat.bot] = numbers.get(seat.bot, 0) + 1
+        seat.name = f"{title} {numbers[seat.bot]}" if counts[seat.bot] > 1 else title
+        seat.avatar = "bot"
+
+
 @dataclass
 class Spec:
     """What a new table is made of (validated by the lobby before it gets here)."""
@@ -583,8 +600,8 @@ class TableActor:
             if not seat.taken:
                 seat.bot = seat.bot or STANDIN_LEVEL
                 seat.account_id = await self.room.accounts.bot_account(seat.bot)
-                seat.name, seat.avatar = f"{seat.bot} bot", "bot"
                 await self._save_seat(seat)
+        name_bots(self.seats)
         await self._set_status("playing", started_at=db.now())
         self.game = new_game(self.rules, self.seed)
         self._refresh_conns()
@@ -894,7 +911,7 @@ class Tables:
             seat = seats[seat_no]
             seat.bot = level
             seat.account_id = await self.room.accounts.bot_account(level)
-            seat.name, seat.avatar = f"{level} bot", "bot"
+        name_bots(seats)
         own = next(s for s in seats if not s.taken)
         own.account_id, own.name, own.avatar = creator.id, creator.display_name, creator.avatar
         async with self.room.engine.begin() as conn:
@@ -1007,6 +1024,7 @@ class Tables:
             )
             for r in seat_rows
         ]
+        name_bots(seats)
         actor = self._actor(
             id=row.id,
             spec=spec,

@@ -29,14 +29,10 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-/** The signed-in account, or null (a 401 is not an error here). */
+/** The signed-in account, or null (GET /api/session answers 200 either way). */
 export async function currentAccount() {
-  try {
-    return await api("/api/me");
-  } catch (err) {
-    if (err.status === 401) return null;
-    throw err;
-  }
+  const data = await api("/api/session");
+  return data ? data.account : null;
 }
 
 export function socketURL(path) {
@@ -45,9 +41,19 @@ export function socketURL(path) {
 }
 
 let rulesetsCache = null;
-export async function rulesets() {
+async function rulesetsData() {
   if (!rulesetsCache) rulesetsCache = await api("/api/rulesets");
   return rulesetsCache;
+}
+
+/** Every ruleset's settings, by ruleset name. */
+export async function rulesets() {
+  return (await rulesetsData()).rulesets;
+}
+
+/** The levels a bot seat can have. */
+export async function botLevels() {
+  return (await rulesetsData()).bot_levels;
 }
 
 /** The server's HTML-escaped chat text back to plain text (shown with textContent). */
