@@ -155,7 +155,7 @@ async def make_table(base: str, limit: asyncio.Semaphore) -> list[tuple[str, str
             response = await http.post("/api/auth/guest")
             cookies.append(f"ce_session={response.cookies['ce_session']}")
             http.cookies.clear()
-        rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 60}
+        rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 3600}
         table = (
             await http.post("/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]})
         ).json()

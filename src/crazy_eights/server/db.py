@@ -171,19 +171,39 @@ class _SqliteSink:
     through SQLAlchemy and aiosqlite, which cost the event loop most of a move's time.
     """
 
+    CHECKPOINT_EVERY = 200  # commits (a few WAL pages each) between checkpoints
+
     def __init__(self, path: str) -> None:
         self._path = path
         self._conn: sqlite3.Connection | None = None
         self._sql: dict[tuple[str, tuple[str, ...]], str] = {}
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="db-writer")
+        # Checkpoints (copying the WAL into the file, with its fsync) run on a connection
+        # of their own, so a commit never waits for one.
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="db-checkpoint")
+        self._checkpointing = False
+        self._commits = 0  # since the last checkpoint
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
             conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)
             for pragma in _SQLITE_PRAGMAS:
                 conn.execute(pragma)
+            conn.execute("PRAGMA wal_autocheckpoint=0")
             self._conn = conn
         return self._conn
+
+    def _checkpoint(self) -> None:
+        try:
+            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            log.exception("checkpoint failed")
+        finally:
+            self._checkpointing = False
 
     def _insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
         conn = self._connect()
@@ -204,6 +224,11 @@ class _SqliteSink:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        self._commits += 1
+        if self._commits >= self.CHECKPOINT_EVERY and not self._checkpointing:
+            self._commits = 0
+            self._checkpointing = True
+            self._checkpointer.submit(self._checkpoint)
 
     async def insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
         await asyncio.get_running_loop().run_in_executor(self._thread, self._insert, grouped)
@@ -216,6 +241,7 @@ class _SqliteSink:
 
         self._thread.submit(shut)
         self._thread.shutdown(wait=True)
+        self._checkpointer.shutdown(wait=True)
 
 
 class Writer:
