@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
@@ -292,7 +293,7 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
             and any(not s.taken for s in actor.seats)
         ):
             with contextlib.suppress(ApiError):
-                result: TableInfo = await actor.ask(lambda a=actor: a.sit(account, None, None))
+                result: TableInfo = await actor.ask(partial(actor.sit, account, None, None))
                 return result
     bots = {seat: "heuristic" for seat in range(1, rules.players)}
     spec = Spec(

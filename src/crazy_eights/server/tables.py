@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -478,14 +478,19 @@ class TableActor:
         if seat_no is not None and not any(c.seat == seat_no for c in self.conns):
             seat = self.seats[seat_no]
             if seat.grace is None:
-                loop = asyncio.get_running_loop()
-                seat.grace = loop.call_later(
-                    self.room.settings.grace_seconds,
-                    lambda: self.post(lambda: self._grace_over(seat_no)),
-                )
+                self._arm_grace(seat_no)
         self._info_changed()
         if self.status in ("finished", "abandoned") and not self.conns:
             self.room.tables.unload(self)
+
+    def _arm_grace(self, seat_no: int) -> None:
+        """Keep the seat for the grace period, then let ``_grace_over`` decide."""
+
+        def over() -> None:
+            self.post(lambda: self._grace_over(seat_no))
+
+        loop = asyncio.get_running_loop()
+        self.seats[seat_no].grace = loop.call_later(self.room.settings.grace_seconds, over)
 
     async def _grace_over(self, seat_no: int) -> None:
         seat = self.seats[seat_no]
@@ -667,7 +672,7 @@ class TableActor:
             raise IllegalMove("the server could not save the move; try again") from None
         self.movers.append(seat_no)
         self.seats[seat_no].called = False
-        if self.game.is_over:
+        if game.is_over:
             self._cancel_timer()
             await self._finish()
         else:
@@ -1002,7 +1007,11 @@ class Tables:
         return count
 
     async def _restore_one(
-        self, row: Any, seat_rows: list[Any], move_rows: list[Any], chat_rows: list[Any]
+        self,
+        row: Any,
+        seat_rows: Sequence[Any],
+        move_rows: Sequence[Any],
+        chat_rows: Sequence[Any],
     ) -> None:
         rules = Rules.from_dict(row.rules)
         spec = Spec(
@@ -1052,13 +1061,9 @@ class Tables:
                 return
             actor.game = replay(rules, actor.seed, [m.move for m in move_rows])
             actor.movers = [m.seat for m in move_rows]
-            loop = asyncio.get_running_loop()
             for seat in actor.seats:
                 if seat.bot is None and not seat.left:
-                    seat.grace = loop.call_later(
-                        self.room.settings.grace_seconds,
-                        lambda n=seat.seat: actor.post(lambda: actor._grace_over(n)),
-                    )
+                    actor._arm_grace(seat.seat)
             if actor.game.is_over:
                 await actor._finish()
             else:
