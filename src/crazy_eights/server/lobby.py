@@ -24,7 +24,7 @@ from .botpool import BOT_LEVELS
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
 from .security import origin_allowed
-from .tables import Spec, TableActor
+from .tables import Spec, TableActor, bot_names
 
 if TYPE_CHECKING:
     from .app import Room
@@ -231,12 +231,14 @@ async def _stored_info(room: Room, table_id: str) -> TableInfo:
             SeatInfo(
                 seat=s.seat,
                 account=s.account_id,
-                name=s.display_name,
+                name=bot_name or s.display_name,
                 avatar=s.avatar,
                 bot=s.bot_level,
                 left=s.left,
             )
-            for s in seat_rows
+            for s, bot_name in zip(
+                seat_rows, bot_names([s.bot_level for s in seat_rows]), strict=True
+            )
         ],
         version=int(count),
         created_at=row.created_at,

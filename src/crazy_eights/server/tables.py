@@ -157,21 +157,30 @@ async def _close_quietly(ws: WebSocket, code: int) -> None:
         await ws.close(code)
 
 
-def name_bots(seats: list[Seat]) -> None:
-    """Give each bot seat a display name of its own: "Heuristic bot", or "Heuristic bot 2"
-    and so on when one level sits more than once."""
+def bot_names(levels: Sequence[str | None]) -> list[str | None]:
+    """A display name of its own for each bot seat (None for the others): "Heuristic bot",
+    or "Heuristic bot 1", "Heuristic bot 2"... when one level sits more than once."""
     counts: dict[str, int] = {}
-    for seat in seats:
-        if seat.bot is not None:
-            counts[seat.bot] = counts.get(seat.bot, 0) + 1
+    for level in levels:
+        if level is not None:
+            counts[level] = counts.get(level, 0) + 1
     numbers: dict[str, int] = {}
-    for seat in seats:
-        if seat.bot is None:
+    names: list[str | None] = []
+    for level in levels:
+        if level is None:
+            names.append(None)
             continue
-        title = f"{seat.bot.capitalize()} bot"
-        numbers[seat.bot] = numbers.get(seat.bot, 0) + 1
-        seat.name = f"{title} {numbers[seat.bot]}" if counts[seat.bot] > 1 else title
-        seat.avatar = "bot"
+        numbers[level] = numbers.get(level, 0) + 1
+        title = f"{level.capitalize()} bot"
+        names.append(f"{title} {numbers[level]}" if counts[level] > 1 else title)
+    return names
+
+
+def name_bots(seats: list[Seat]) -> None:
+    """Give each bot seat its own display name (``bot_names``) and the bot avatar."""
+    for seat, name in zip(seats, bot_names([s.bot for s in seats]), strict=True):
+        if name is not None:
+            seat.name, seat.avatar = name, "bot"
 
 
 @dataclass
