@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -26,6 +26,11 @@ from pathlib import Path
 import httpx
 from websockets.asyncio.client import connect
 
+try:
+    from orjson import loads
+except ImportError:  # orjson only makes the client cheaper
+    from json import loads
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -33,6 +38,13 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def memory_kib(pid: int) -> dict[str, int]:
@@ -70,60 +82,94 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-OPENING = asyncio.Semaphore(25)  # handshakes in flight at once, so connecting is no storm
-
-
 async def player(
-    url: str, cookie: str, stats: Stats, think: float, stop: asyncio.Event, rng: random.Random
+    url: str,
+    cookie: str,
+    stats: Stats,
+    think: float,
+    stop: asyncio.Event,
+    rng: random.Random,
+    opening: asyncio.Semaphore,
+    ready: list[int],
 ) -> None:
+    """One seat: answers each turn with a random legal move after about ``think`` s.
+
+    Kept lean (orjson, no task per receive) so the client costs little of the CPU the
+    server shares with it."""
+    loop = asyncio.get_running_loop()
+    table = url.rsplit("/", 1)[-1]
     try:
-        async with OPENING:
+        async with opening:
             ws = await connect(
-                url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=60
+                url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=120
             )
         async with ws:
-            table = url.rsplit("/", 1)[-1]
             answered = -1
-            pending: asyncio.Task[None] | None = None
+            sends: set[asyncio.Task[None]] = set()
 
-            async def move(version: int, text: str) -> None:
-                await asyncio.sleep(think * rng.uniform(0.8, 1.2))
+            def move(version: int, text: str) -> None:
                 if stop.is_set():
                     return
                 stats.sent[(table, version + 1)] = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "seq": version, "move": text}))
+                task = loop.create_task(
+                    ws.send(f'{{"type":"move","seq":{version},"move":"{text}"}}')
+                )
+                sends.add(task)
+                task.add_done_callback(sends.discard)
 
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                message = json.loads(raw)
+            async for raw in ws:
+                message = loads(raw)
                 kind = message["type"]
                 if kind == "error":
                     stats.error(message["code"])
                     continue
-                if kind not in ("state", "welcome") or message["state"] is None:
+                if kind == "welcome":
+                    ready[0] += 1
+                elif kind != "state":
                     continue
                 state = message["state"]
+                if state is None:
+                    continue
                 if kind == "state":
                     stats.arrived(table, state["version"])
                 if state["legal"] and state["version"] > answered:
                     answered = state["version"]
-                    pending = asyncio.create_task(
-                        move(state["version"], rng.choice(state["legal"]))
+                    loop.call_later(
+                        think * rng.uniform(0.8, 1.2),
+                        move,
+                        answered,
+                        rng.choice(state["legal"]),
                     )
-            if pending is not None:
-                pending.cancel()
+    except asyncio.CancelledError:
+        raise
     except Exception as exc:
         if not stop.is_set():
             stats.error(type(exc).__name__)
+
+
+async def make_table(base: str, limit: asyncio.Semaphore) -> list[tuple[str, str]]:
+    """Four guests and a classic four-seat match table they all sit at."""
+    async with limit, httpx.AsyncClient(base_url=base, timeout=60) as http:
+        cookies = []
+        for _ in range(4):
+            response = await http.post("/api/auth/guest")
+            cookies.append(f"ce_session={response.cookies['ce_session']}")
+            http.cookies.clear()
+        rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 3600}
+        table = (
+            await http.post("/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]})
+        ).json()
+        for cookie in cookies[1:]:
+            await http.post(f"/api/tables/{table['id']}/sit", json={}, headers={"cookie": cookie})
+        return [(table["id"], c) for c in cookies]
 
 
 async def main(args: argparse.Namespace) -> None:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="ce-load-")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
+    if args.profile:
+        env["CE_PROFILE"] = str(Path(args.profile).resolve())
     server = subprocess.Popen(
         [
             sys.executable,
@@ -152,24 +198,9 @@ async def main(args: argparse.Namespace) -> None:
                     await asyncio.sleep(0.5)
             idle = memory_kib(server.pid)
             setup = time.perf_counter()
-            seats: list[tuple[str, str]] = []
-            for _ in range(args.tables):
-                cookies = []
-                for _ in range(4):
-                    response = await http.post("/api/auth/guest")
-                    cookies.append(f"ce_session={response.cookies['ce_session']}")
-                    http.cookies.clear()
-                rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 60}
-                table = (
-                    await http.post(
-                        "/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]}
-                    )
-                ).json()
-                for cookie in cookies[1:]:
-                    await http.post(
-                        f"/api/tables/{table['id']}/sit", json={}, headers={"cookie": cookie}
-                    )
-                seats += [(table["id"], c) for c in cookies]
+            limit = asyncio.Semaphore(8)
+            made = await asyncio.gather(*(make_table(base, limit) for _ in range(args.tables)))
+            seats = [seat for table in made for seat in table]
         print(
             f"setup: {args.tables} tables, {len(seats)} players in "
             f"{time.perf_counter() - setup:.1f} s"
@@ -177,6 +208,8 @@ async def main(args: argparse.Namespace) -> None:
         stats = Stats(4)
         stop = asyncio.Event()
         rng = random.Random(1)
+        opening = asyncio.Semaphore(25)  # handshakes in flight at once
+        ready = [0]
         tasks = [
             asyncio.create_task(
                 player(
@@ -186,21 +219,36 @@ async def main(args: argparse.Namespace) -> None:
                     args.think,
                     stop,
                     random.Random(rng.random()),
+                    opening,
+                    ready,
                 )
             )
             for t, c in seats
         ]
-        await asyncio.sleep(3.0 + len(seats) / 200)  # connect and warm up
+        connecting = time.perf_counter()
+        while ready[0] < len(seats) and time.perf_counter() - connecting < 180:
+            await asyncio.sleep(0.2)
+        print(f"connected {ready[0]} sockets in {time.perf_counter() - connecting:.1f} s")
+        await asyncio.sleep(args.warmup)
         stats.latencies.clear()
         stats.moves = 0
+        if args.profile:
+            server.send_signal(signal.SIGUSR2)
         started = time.perf_counter()
+        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
         peak = 0
         while time.perf_counter() - started < args.seconds:
             await asyncio.sleep(1)
             peak = max(peak, memory_kib(server.pid)["VmRSS"])
         elapsed = time.perf_counter() - started
+        server_cpu = cpu_seconds(server.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+        if args.profile:
+            server.send_signal(signal.SIGUSR1)
         stats.measuring = False
         stop.set()
+        for task in tasks:
+            task.cancel()
         await asyncio.wait(tasks, timeout=10)
         lat = sorted(stats.latencies)
 
@@ -218,6 +266,11 @@ async def main(args: argparse.Namespace) -> None:
             + (f"  mean {1000 * statistics.fmean(lat):.1f} ms" if lat else "")
         )
         print(f"errors {sum(stats.errors.values())} {stats.errors or ''}")
+        print(
+            f"cpu: server {100 * server_cpu / elapsed:.0f}%  "
+            f"load client {100 * client_cpu / elapsed:.0f}% (of one core); "
+            f"server {1000 * server_cpu / max(1, stats.moves):.2f} ms CPU a move"
+        )
         print(f"server RSS idle {idle['VmRSS'] / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
     finally:
         server.terminate()
@@ -231,5 +284,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables of four players")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured run time")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--profile", help="run the server under cProfile, writing this file")
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
     asyncio.run(main(parser.parse_args()))

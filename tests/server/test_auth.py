@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from starlette.testclient import TestClient
 
+from crazy_eights.server import create_app
 from crazy_eights.server.auth import COOKIE
 
-from .conftest import as_, guest
+from .conftest import as_, fast_settings, guest
 
 
 def test_register_login_logout(client: TestClient) -> None:
@@ -85,3 +89,47 @@ def test_other_sites_cannot_post(client: TestClient) -> None:
     assert response.status_code == 403
     response = client.post("/api/auth/guest", headers={"origin": "http://testserver"})
     assert response.status_code == 201
+
+
+def test_session_answers_200_signed_in_or_out(client: TestClient) -> None:
+    response = client.get("/api/session")
+    assert response.status_code == 200 and response.json() == {"account": None}
+    account_id, token = guest(client)
+    assert client.get("/api/session", headers=as_(token)).json()["account"]["id"] == account_id
+    bad = client.get("/api/session", headers=as_("not-a-token"))
+    assert bad.status_code == 200 and bad.json() == {"account": None}
+
+
+def test_client_settings_are_validated_and_kept(client: TestClient, tmp_path: Path) -> None:
+    assert client.get("/api/me/settings").status_code == 401
+    assert client.put("/api/me/settings", json={"theme": "dark"}).status_code == 401
+    _, token = guest(client)
+    assert client.get("/api/me/settings", headers=as_(token)).json() == {}
+    mine = {"theme": "dark", "sound": False, "speed": 1.5, "seen": {"tutorial": ["a", "b"]}}
+    response = client.put("/api/me/settings", json=mine, headers=as_(token))
+    assert response.status_code == 200 and response.json() == mine
+    mine["theme"] = "light"
+    assert client.put("/api/me/settings", json=mine, headers=as_(token)).json() == mine
+    refused = {
+        "a list": [1, 2],
+        "text": "hello",
+        "bad json": "{nope",
+        "too big": {"x": "y" * 9000},
+        "too deep": {"a": {"b": {"c": {"d": {"e": {"f": {"g": 1}}}}}}},
+        "long name": {"k" * 65: 1},
+    }
+    for what, body in refused.items():
+        content = body if what == "bad json" else json.dumps(body)
+        response = client.put(
+            "/api/me/settings",
+            content=content,
+            headers=as_(token) | {"content-type": "application/json"},
+        )
+        assert response.status_code in (413, 422), what
+        assert response.json()["error"] in ("too_large", "bad_json", "bad_settings"), what
+    assert client.get("/api/me/settings", headers=as_(token)).json() == mine
+    other = guest(client)[1]
+    assert client.get("/api/me/settings", headers=as_(other)).json() == {}
+    client.__exit__(None, None, None)  # the same database, a new process's worth of server
+    with TestClient(create_app(fast_settings(tmp_path))) as again:
+        assert again.get("/api/me/settings", headers=as_(token)).json() == mine

@@ -10,8 +10,26 @@ from .conftest import as_, guest, make_table
 
 def test_rulesets_come_from_the_engine(client: TestClient) -> None:
     body = client.get("/api/rulesets").json()
-    assert body["classic"]["draw_policy"]["choices"]
-    assert "random" in body["bot_levels"]
+    assert set(body) == {"rulesets", "bot_levels"}
+    assert body["rulesets"]["classic"]["draw_policy"]["choices"]
+    assert "bot_levels" not in body["rulesets"]
+    assert {"random", "heuristic", "ismcts"} <= set(body["bot_levels"])
+
+
+def test_each_bot_seat_has_a_name_of_its_own(client: TestClient) -> None:
+    _, token = guest(client)
+    table = make_table(
+        client,
+        token,
+        rules={"ruleset": "classic", "players": 4, "mode": "single"},
+        bots=[{"seat": 1, "level": "heuristic"}, {"seat": 2, "level": "heuristic"}],
+    )
+    names = [s["name"] for s in table["seats"]]
+    assert names[1:3] == ["Heuristic bot 1", "Heuristic bot 2"]
+    started = client.post(f"/api/tables/{table['id']}/start", headers=as_(token)).json()
+    names = [s["name"] for s in started["seats"]]
+    assert names[1:] == ["Heuristic bot 1", "Heuristic bot 2", "Heuristic bot 3"]
+    assert len(set(names)) == 4
 
 
 def test_a_refused_setting_names_itself(client: TestClient) -> None:
@@ -79,3 +97,10 @@ def test_invite_links_open_private_tables(client: TestClient) -> None:
 def test_static_client_is_served_at_the_root(client: TestClient) -> None:
     assert "Crazy Eights" in client.get("/").text
     assert client.get("/openapi.json").json()["info"]["title"].startswith("Crazy Eights")
+
+
+def test_bot_names_number_only_levels_that_repeat() -> None:
+    from crazy_eights.server.tables import bot_names
+
+    levels = [None, "heuristic", "random", "heuristic", None]
+    assert bot_names(levels) == [None, "Heuristic bot 1", "Random bot", "Heuristic bot 2", None]

@@ -10,10 +10,15 @@ import re
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.server.protocol import ServerMessage
+
 from .conftest import as_, guest, make_table, until
+
+_server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 CARD = re.compile(r"^([2-9TJQKA][SHDC])(:[SHDC])?!?$")
 
@@ -58,6 +63,7 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
 
     def audit(actor: Any, seat: int | None, text: str) -> None:
         try:
+            _server_message.validate_json(text)  # every message is a well-formed one
             game = actor.game
             if game is None or game.is_over:  # hands are shown when the game ends
                 return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import secrets
 import time
@@ -358,6 +359,82 @@ async def guest(request: Request, response: Response) -> Account:
 async def me(account: CurrentAccount) -> Account:
     """The signed-in account."""
     return account
+
+
+class Session(BaseModel):
+    account: Account | None = Field(description="the signed-in account; null when signed out")
+
+
+@router.get("/api/session")
+async def session(account: OptionalAccount) -> Session:
+    """Who is signed in, answering 200 either way (``/api/me`` answers 401 when signed out)."""
+    return Session(account=account)
+
+
+MAX_SETTINGS = 8192  # bytes of compact JSON
+MAX_SETTINGS_DEPTH = 6
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@router.get("/api/me/settings")
+async def get_settings(account: CurrentAccount, request: Request) -> dict[str, Any]:
+    """The account's client settings (a JSON object the client defines; ``{}`` at first)."""
+    async with room_of(request).engine.connect() as conn:
+        row = (
+            await conn.execute(
+                sa.select(db.account_settings.c.data).where(
+                    db.account_settings.c.account_id == account.id
+                )
+            )
+        ).first()
+    return {} if row is None else dict(row.data)
+
+
+@router.put(
+    "/api/me/settings",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+async def put_settings(account: CurrentAccount, request: Request) -> dict[str, Any]:
+    """Replace the account's client settings: a JSON object of at most 8 KiB, keys of at
+    most 64 characters at the top level, nested at most 6 deep."""
+    raw = await request.body()
+    if len(raw) > MAX_SETTINGS * 2:
+        raise ApiError(413, "too_large", f"settings are at most {MAX_SETTINGS} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(422, "bad_json", "settings must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "bad_settings", "settings must be a JSON object")
+    compact = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    if len(compact.encode()) > MAX_SETTINGS:
+        raise ApiError(413, "too_large", f"settings are at most {MAX_SETTINGS} bytes")
+    if _depth(data) > MAX_SETTINGS_DEPTH:
+        raise ApiError(422, "bad_settings", f"settings nest at most {MAX_SETTINGS_DEPTH} deep")
+    if any(len(key) > 64 for key in data):
+        raise ApiError(422, "bad_settings", "setting names are at most 64 characters")
+    values = {"data": data, "updated_at": db.now()}
+    async with room_of(request).engine.begin() as conn:
+        done = await conn.execute(
+            db.account_settings.update()
+            .where(db.account_settings.c.account_id == account.id)
+            .values(**values)
+        )
+        if done.rowcount == 0:
+            await conn.execute(db.account_settings.insert().values(account_id=account.id, **values))
+    return data
 
 
 @router.patch("/api/me")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import cProfile
+import os
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -46,6 +49,13 @@ def serve(
         typer.Option(help="Folder of the browser client (default: the packaged one)."),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            help="Compress socket messages (permessage-deflate): less traffic, more CPU.",
+            envvar="CE_WS_DEFLATE",
+        ),
+    ] = False,
 ) -> None:
     """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
     import uvicorn
@@ -65,6 +75,11 @@ def serve(
         web_dir=web_dir,
     )
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  (database: {db})")
+    profile = os.environ.get("CE_PROFILE")
+    if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
+        profiler = cProfile.Profile()
+        signal.signal(signal.SIGUSR2, lambda *_: profiler.enable())
+        signal.signal(signal.SIGUSR1, lambda *_: profiler.dump_stats(profile))
     uvicorn.run(
         create_app(settings),
         host=host,
@@ -73,6 +88,7 @@ def serve(
         ws_max_size=65536,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        ws_per_message_deflate=ws_deflate,
     )
 
 

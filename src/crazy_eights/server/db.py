@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,14 @@ records = sa.Table(
     sa.Column("sigma", sa.Float, nullable=False),
 )
 
+account_settings = sa.Table(
+    "account_settings",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -123,6 +133,14 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     return cfg
 
 
+_SQLITE_PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=NORMAL",
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA busy_timeout=30000",
+)
+
+
 def make_engine(url: str) -> AsyncEngine:
     """An async engine; SQLite files get WAL, normal sync and a busy timeout."""
     if url.startswith("sqlite"):
@@ -131,10 +149,8 @@ def make_engine(url: str) -> AsyncEngine:
         @sa.event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            for pragma in _SQLITE_PRAGMAS:
+                cursor.execute(pragma)
             cursor.close()
 
         return engine
@@ -147,11 +163,93 @@ async def migrate(engine: AsyncEngine) -> None:
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
 
 
+class _SqliteSink:
+    """Inserts a batch on one plain ``sqlite3`` connection in its own thread.
+
+    On SQLite the group commit is the hot path of every move; a whole batch (every
+    statement and the commit) is one hop to this thread instead of several round trips
+    through SQLAlchemy and aiosqlite, which cost the event loop most of a move's time.
+    """
+
+    CHECKPOINT_EVERY = 200  # commits (a few WAL pages each) between checkpoints
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._conn: sqlite3.Connection | None = None
+        self._sql: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="db-writer")
+        # Checkpoints (copying the WAL into the file, with its fsync) run on a connection
+        # of their own, so a commit never waits for one.
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="db-checkpoint")
+        self._checkpointing = False
+        self._commits = 0  # since the last checkpoint
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+            for pragma in _SQLITE_PRAGMAS:
+                conn.execute(pragma)
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._conn = conn
+        return self._conn
+
+    def _checkpoint(self) -> None:
+        try:
+            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            log.exception("checkpoint failed")
+        finally:
+            self._checkpointing = False
+
+    def _insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+        conn = self._connect()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for table, rows in grouped.items():
+                names = tuple(rows[0])
+                key = (table.name, names)
+                sql = self._sql.get(key)
+                if sql is None:
+                    columns = ", ".join(f'"{name}"' for name in names)
+                    marks = ", ".join("?" * len(names))
+                    sql = self._sql[key] = (
+                        f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})'
+                    )
+                conn.executemany(sql, [tuple(row[n] for n in names) for row in rows])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        self._commits += 1
+        if self._commits >= self.CHECKPOINT_EVERY and not self._checkpointing:
+            self._commits = 0
+            self._checkpointing = True
+            self._checkpointer.submit(self._checkpoint)
+
+    async def insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._insert, grouped)
+
+    def close(self) -> None:
+        def shut() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        self._thread.submit(shut)
+        self._thread.shutdown(wait=True)
+        self._checkpointer.shutdown(wait=True)
+
+
 class Writer:
     """Group commit: rows from every table actor are inserted in one transaction per batch.
 
     ``await write(...)`` returns once the row is committed, so a move is durable before
     it is broadcast, yet many tables share each commit. ``write_later`` does not wait.
+    On a SQLite file the batch goes through ``_SqliteSink``; otherwise through the engine.
     """
 
     def __init__(self, engine: AsyncEngine, *, batch: int = 500) -> None:
@@ -160,6 +258,10 @@ class Writer:
         self._queue: asyncio.Queue[tuple[sa.Table, dict[str, Any], asyncio.Future[None] | None]]
         self._queue = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._sink: _SqliteSink | None = None
+        url = engine.url
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            self._sink = _SqliteSink(url.database)
         self.commits = 0
 
     def start(self) -> None:
@@ -172,6 +274,8 @@ class Writer:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._sink is not None:
+            self._sink.close()
 
     async def write(self, table: sa.Table, row: dict[str, Any]) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -180,6 +284,14 @@ class Writer:
 
     def write_later(self, table: sa.Table, row: dict[str, Any]) -> None:
         self._queue.put_nowait((table, row, None))
+
+    async def _insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+        if self._sink is not None:
+            await self._sink.insert(grouped)
+            return
+        async with self._engine.begin() as conn:
+            for table, rows in grouped.items():
+                await conn.execute(table.insert(), rows)
 
     async def _run(self) -> None:
         while True:
@@ -191,9 +303,7 @@ class Writer:
                 grouped.setdefault(table, []).append(row)
             error: BaseException | None = None
             try:
-                async with self._engine.begin() as conn:
-                    for table, rows in grouped.items():
-                        await conn.execute(table.insert(), rows)
+                await self._insert(grouped)
                 self.commits += 1
             except Exception as exc:  # a batch fails as a whole; each waiter hears why
                 log.exception("database write failed")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
@@ -23,7 +24,7 @@ from .botpool import BOT_LEVELS
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
 from .security import origin_allowed
-from .tables import Spec, TableActor
+from .tables import Spec, TableActor, bot_names
 
 if TYPE_CHECKING:
     from .app import Room
@@ -146,8 +147,12 @@ def _live(request: Request, table_id: str) -> TableActor:
 
 @router.get("/api/rulesets")
 async def rulesets() -> dict[str, Any]:
-    """Every ruleset's settings with defaults, allowed values and help, for forms."""
-    return {name: Rules.settings_for(name) for name in RULESETS} | {"bot_levels": list(BOT_LEVELS)}
+    """``rulesets``: every ruleset's settings with defaults, allowed values and help, for
+    forms; ``bot_levels``: the levels a bot seat can have."""
+    return {
+        "rulesets": {name: Rules.settings_for(name) for name in RULESETS},
+        "bot_levels": list(BOT_LEVELS),
+    }
 
 
 @router.get("/api/tables")
@@ -226,12 +231,14 @@ async def _stored_info(room: Room, table_id: str) -> TableInfo:
             SeatInfo(
                 seat=s.seat,
                 account=s.account_id,
-                name=s.display_name,
+                name=bot_name or s.display_name,
                 avatar=s.avatar,
                 bot=s.bot_level,
                 left=s.left,
             )
-            for s in seat_rows
+            for s, bot_name in zip(
+                seat_rows, bot_names([s.bot_level for s in seat_rows]), strict=True
+            )
         ],
         version=int(count),
         created_at=row.created_at,
@@ -288,7 +295,7 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
             and any(not s.taken for s in actor.seats)
         ):
             with contextlib.suppress(ApiError):
-                result: TableInfo = await actor.ask(lambda a=actor: a.sit(account, None, None))
+                result: TableInfo = await actor.ask(partial(actor.sit, account, None, None))
                 return result
     bots = {seat: "heuristic" for seat in range(1, rules.players)}
     spec = Spec(

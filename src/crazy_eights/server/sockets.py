@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from functools import partial
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -98,9 +99,9 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
                     break
                 continue
             if isinstance(msg, MoveIn):
-                actor.post(lambda m=msg: actor.on_move(conn, m.seq, m.move))
+                actor.post(partial(actor.on_move, conn, msg.seq, msg.move))
             elif isinstance(msg, ChatIn):
-                actor.post(lambda m=msg: actor.on_chat(conn, m.text))
+                actor.post(partial(actor.on_chat, conn, msg.text))
             elif isinstance(msg, CallIn):
                 actor.post(lambda: actor.on_call(conn))
             elif isinstance(msg, HintIn):
@@ -110,7 +111,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
             elif isinstance(msg, BackIn):
                 actor.post(lambda: actor.back(conn))
             elif isinstance(msg, PingIn):
-                actor.post(lambda m=msg: actor.ping(conn, m.t))
+                actor.post(partial(actor.ping, conn, msg.t))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -15,10 +15,11 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import pydantic_core
 import sqlalchemy as sa
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -46,7 +47,6 @@ from .protocol import (
     PongOut,
     SeatInfo,
     State,
-    StateOut,
     TableInfo,
     TableOut,
     Welcome,
@@ -142,15 +142,45 @@ class Conn:
         with contextlib.suppress(Exception):
             while True:
                 item = await self._out.get()
-                if isinstance(item, int):
-                    await _close_quietly(self.ws, item)
-                    return
-                await self.ws.send_text(item)
+                while True:
+                    if isinstance(item, int):
+                        await _close_quietly(self.ws, item)
+                        return
+                    await self.ws.send_text(item)
+                    if self._out.empty():
+                        break
+                    item = self._out.get_nowait()
 
 
 async def _close_quietly(ws: WebSocket, code: int) -> None:
     with contextlib.suppress(Exception):
         await ws.close(code)
+
+
+def bot_names(levels: Sequence[str | None]) -> list[str | None]:
+    """A display name of its own for each bot seat (None for the others): "Heuristic bot",
+    or "Heuristic bot 1", "Heuristic bot 2"... when one level sits more than once."""
+    counts: dict[str, int] = {}
+    for level in levels:
+        if level is not None:
+            counts[level] = counts.get(level, 0) + 1
+    numbers: dict[str, int] = {}
+    names: list[str | None] = []
+    for level in levels:
+        if level is None:
+            names.append(None)
+            continue
+        numbers[level] = numbers.get(level, 0) + 1
+        title = f"{level.capitalize()} bot"
+        names.append(f"{title} {numbers[level]}" if counts[level] > 1 else title)
+    return names
+
+
+def name_bots(seats: list[Seat]) -> None:
+    """Give each bot seat its own display name (``bot_names``) and the bot avatar."""
+    for seat, name in zip(seats, bot_names([s.bot for s in seats]), strict=True):
+        if name is not None:
+            seat.name, seat.avatar = name, "bot"
 
 
 @dataclass
@@ -354,7 +384,7 @@ class TableActor:
             ),
         )
 
-    def _state(
+    def _state_data(
         self,
         seat: int | None,
         *,
@@ -363,7 +393,8 @@ class TableActor:
         move: str | None = None,
         by: int | None = None,
         ack: int | None = None,
-    ) -> State | None:
+    ) -> dict[str, Any] | None:
+        """The fields of a ``State`` for ``seat`` (None: spectators), as plain data."""
         game = self.game
         if game is None:
             return None
@@ -372,31 +403,40 @@ class TableActor:
             if seat is not None and game.current_player == seat
             else []
         )
-        return State(
-            version=self.version,
-            move=move,
-            by=by,
-            ack=ack if seat is not None and seat == by else None,
-            events=[e.for_seat(seat) for e in events],
-            view=game.view(seat, log=log),
-            legal=legal,
-            called=seat is not None and self.seats[seat].called,
-        )
+        return {
+            "version": self.version,
+            "move": move,
+            "by": by,
+            "ack": ack if seat is not None and seat == by else None,
+            "events": [e.for_seat(seat) for e in events],
+            "view": game.view(seat, log=log),
+            "legal": legal,
+            "called": seat is not None and self.seats[seat].called,
+        }
+
+    def _state(self, seat: int | None, *, log: bool = False) -> State | None:
+        data = self._state_data(seat, log=log)
+        return None if data is None else State(**data)
 
     def _broadcast_state(
         self, events: list[Any], move: str, by: int | None, ack: int | None
     ) -> None:
+        """One ``StateOut`` per seat (and one for spectators) to every socket.
+
+        The hot path of every move: the message is dumped straight from plain data (the
+        same JSON as ``StateOut.model_dump_json``) rather than through model validation.
+        """
         cache: dict[int | None, str] = {}
         clock = self.clock()
+        clock_data = None if clock is None else clock.model_dump()
         audit = self.room.audit
         for conn in self.conns:
             text = cache.get(conn.seat)
             if text is None:
-                state = self._state(conn.seat, events=events, move=move, by=by, ack=ack)
-                assert state is not None
-                text = cache[conn.seat] = StateOut(
-                    table=self.id, clock=clock, state=state
-                ).model_dump_json()
+                state = self._state_data(conn.seat, events=events, move=move, by=by, ack=ack)
+                text = cache[conn.seat] = _dumps(
+                    {"table": self.id, "clock": clock_data, "type": "state", "state": state}
+                )
             if audit is not None:
                 audit(self, conn.seat, text)
             conn.send(text)
@@ -447,14 +487,19 @@ class TableActor:
         if seat_no is not None and not any(c.seat == seat_no for c in self.conns):
             seat = self.seats[seat_no]
             if seat.grace is None:
-                loop = asyncio.get_running_loop()
-                seat.grace = loop.call_later(
-                    self.room.settings.grace_seconds,
-                    lambda: self.post(lambda: self._grace_over(seat_no)),
-                )
+                self._arm_grace(seat_no)
         self._info_changed()
         if self.status in ("finished", "abandoned") and not self.conns:
             self.room.tables.unload(self)
+
+    def _arm_grace(self, seat_no: int) -> None:
+        """Keep the seat for the grace period, then let ``_grace_over`` decide."""
+
+        def over() -> None:
+            self.post(lambda: self._grace_over(seat_no))
+
+        loop = asyncio.get_running_loop()
+        self.seats[seat_no].grace = loop.call_later(self.room.settings.grace_seconds, over)
 
     async def _grace_over(self, seat_no: int) -> None:
         seat = self.seats[seat_no]
@@ -569,8 +614,8 @@ class TableActor:
             if not seat.taken:
                 seat.bot = seat.bot or STANDIN_LEVEL
                 seat.account_id = await self.room.accounts.bot_account(seat.bot)
-                seat.name, seat.avatar = f"{seat.bot} bot", "bot"
                 await self._save_seat(seat)
+        name_bots(self.seats)
         await self._set_status("playing", started_at=db.now())
         self.game = new_game(self.rules, self.seed)
         self._refresh_conns()
@@ -636,7 +681,7 @@ class TableActor:
             raise IllegalMove("the server could not save the move; try again") from None
         self.movers.append(seat_no)
         self.seats[seat_no].called = False
-        if self.game.is_over:
+        if game.is_over:
             self._cancel_timer()
             await self._finish()
         else:
@@ -834,6 +879,10 @@ class TableActor:
             await self.on_call(conn)
 
 
+def _dumps(data: Any) -> str:
+    return pydantic_core.to_json(data).decode()
+
+
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
@@ -876,7 +925,7 @@ class Tables:
             seat = seats[seat_no]
             seat.bot = level
             seat.account_id = await self.room.accounts.bot_account(level)
-            seat.name, seat.avatar = f"{level} bot", "bot"
+        name_bots(seats)
         own = next(s for s in seats if not s.taken)
         own.account_id, own.name, own.avatar = creator.id, creator.display_name, creator.avatar
         async with self.room.engine.begin() as conn:
@@ -967,7 +1016,11 @@ class Tables:
         return count
 
     async def _restore_one(
-        self, row: Any, seat_rows: list[Any], move_rows: list[Any], chat_rows: list[Any]
+        self,
+        row: Any,
+        seat_rows: Sequence[Any],
+        move_rows: Sequence[Any],
+        chat_rows: Sequence[Any],
     ) -> None:
         rules = Rules.from_dict(row.rules)
         spec = Spec(
@@ -989,6 +1042,7 @@ class Tables:
             )
             for r in seat_rows
         ]
+        name_bots(seats)
         actor = self._actor(
             id=row.id,
             spec=spec,
@@ -1016,13 +1070,9 @@ class Tables:
                 return
             actor.game = replay(rules, actor.seed, [m.move for m in move_rows])
             actor.movers = [m.seat for m in move_rows]
-            loop = asyncio.get_running_loop()
             for seat in actor.seats:
                 if seat.bot is None and not seat.left:
-                    seat.grace = loop.call_later(
-                        self.room.settings.grace_seconds,
-                        lambda n=seat.seat: actor.post(lambda: actor._grace_over(n)),
-                    )
+                    actor._arm_grace(seat.seat)
             if actor.game.is_over:
                 await actor._finish()
             else:

@@ -29,17 +29,10 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
-/** The signed-in account, or null (a 401 is not an error here). */
+/** The signed-in account, or null (GET /api/session answers 200 either way). */
 export async function currentAccount() {
-  try {
-    const me = await api("/api/me");
-    // a signed-out-safe session answer ({account: null}) as well as the account itself
-    if (me && me.id === undefined && "account" in me) return me.account || null;
-    return me;
-  } catch (err) {
-    if (err.status === 401) return null;
-    throw err;
-  }
+  const data = await api("/api/session");
+  return data ? data.account : null;
 }
 
 export function socketURL(path) {
@@ -48,14 +41,19 @@ export function socketURL(path) {
 }
 
 let rulesetsCache = null;
-export async function rulesets() {
-  if (!rulesetsCache) {
-    // the rulesets by name and the bot levels, whether the levels sit beside the
-    // rulesets or the rulesets are under their own key
-    const data = await api("/api/rulesets");
-    rulesetsCache = data && data.rulesets ? { ...data.rulesets, bot_levels: data.bot_levels } : data;
-  }
+async function rulesetsData() {
+  if (!rulesetsCache) rulesetsCache = await api("/api/rulesets");
   return rulesetsCache;
+}
+
+/** Every ruleset's settings, by ruleset name. */
+export async function rulesets() {
+  return (await rulesetsData()).rulesets;
+}
+
+/** The levels a bot seat can have. */
+export async function botLevels() {
+  return (await rulesetsData()).bot_levels;
 }
 
 /** The server's HTML-escaped chat text back to plain text (shown with textContent). */

@@ -1,5 +1,5 @@
 // The app shell: hash router, navigation and every page except the table itself.
-import { api, currentAccount, rulesets, socketURL } from "./api.js";
+import { api, botLevels, currentAccount, rulesets, socketURL } from "./api.js";
 import { backSVG, cardName, cardSVG, SUIT_NAMES } from "./cards.js";
 import { howToPlay, RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import * as settings from "./settings.js";
@@ -184,13 +184,14 @@ function lobbyPage() {
 
 async function createForm(box) {
   let all;
+  let levels;
   try {
     all = await rulesets();
+    levels = (await botLevels()) || ["random", "heuristic"];
   } catch (e) {
     box.replaceChildren(errorBox(e));
     return;
   }
-  const levels = all.bot_levels || ["random", "heuristic"];
   const rsSelect = h("select", { name: "ruleset", "aria-label": "Ruleset" }, RULESETS.map((r) => h("option", { value: r, text: RULESET_TITLES[r] })));
   const fields = h("div", { class: "fields" });
   const seats = h("div", { class: "fields" });
