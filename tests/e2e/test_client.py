@@ -175,3 +175,35 @@ def test_phone_layout(new_page: Any, console: Any) -> None:
     shot(page, "table-phone")
     page.locator(".hand .card.legal, .stock.can-draw").first.tap()
     assert console.errors == []
+
+
+def test_settings_follow_the_account_to_another_browser(new_page: Any, console: Any) -> None:
+    first = new_page()
+    sign_in_as_guest(first)
+    name = f"settings{int(time.time() * 1000) % 10**9}"
+    upgraded = first.evaluate(
+        """async name => (await fetch('/api/me/upgrade', {method: 'POST',
+            headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name, password: 'a long enough password'})})).status""",
+        name,
+    )
+    assert upgraded == 200
+    first.reload()
+    first.goto("/#/settings")
+    first.get_by_label("Midnight Navy").check()
+    first.get_by_label("Modern Minimalist").check()
+    first.wait_for_function(
+        """async () => { const r = await fetch('/api/me/settings');
+            const s = await r.json(); return s.theme === 'navy' && s.face === 'minimal'; }""",
+        polling=200,
+    )
+    second = new_page()
+    second.goto("/")
+    login = second.locator("form").filter(has=second.get_by_role("heading", name="Sign in"))
+    login.get_by_label("Name").fill(name)
+    login.get_by_label("Password").fill("a long enough password")
+    login.get_by_role("button", name="Sign in").click()
+    second.wait_for_selector(".page.lobby")
+    second.wait_for_function("document.documentElement.dataset.theme === 'navy'")
+    assert second.evaluate("document.documentElement.dataset.face") == "minimal"
+    assert console.errors == []
