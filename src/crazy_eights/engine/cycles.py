@@ -222,7 +222,6 @@ class CyclesGame(Game):
         "_lc",
         "_log",
         "_n",
-        "_result",
         "_rng",
         "best_power",
         "best_seat",
@@ -232,7 +231,6 @@ class CyclesGame(Game):
         "cycle_seats",
         "cycles_left",
         "forced",
-        "hands",
         "lead_suit",
         "leader",
         "left",
@@ -365,17 +363,6 @@ class CyclesGame(Game):
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
-
-    def hand(self, seat: int) -> list[str]:
-        """The cards of ``seat`` as text (the referee's knowledge, not a view)."""
-        return [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-
-    def hand_count(self, seat: int) -> int:
-        return int(self.hands[seat].bit_count())
 
     def hand_value(self, seat: int) -> int:
         """Y2 value of ``seat``'s hand."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import CARD_TEXT, Mask, cards_of
 from .events import Event
 from .moves import TIMEOUT, Move, MoveKind, MoveSyntaxError
 from .rules import Rules
@@ -86,12 +87,15 @@ class GameResult:
 class Game(ABC):
     """A game in progress: ask it for legal moves, play moves, read views and events."""
 
-    __slots__ = ("_legal", "_moves", "rules", "seed")
+    __slots__ = ("_legal", "_moves", "_result", "hands", "rules", "seed")
 
     rules: Rules
     seed: int
+    hands: list[Mask]
+    """Each seat's hand as a card mask (cards.py): the referee's knowledge, not a view."""
     _moves: list[str]
     _legal: tuple[Move, ...] | None
+    _result: GameResult | None
 
     # -- the contract every state machine fulfils ---------------------------------------
 
@@ -105,9 +109,16 @@ class Game(ABC):
     def is_over(self) -> bool: ...
 
     @property
-    @abstractmethod
     def result(self) -> GameResult | None:
         """The result once the game is over, else None."""
+        return self._result
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat`` as text (the referee's knowledge, not a view)."""
+        return [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
+
+    def hand_count(self, seat: int) -> int:
+        return int(self.hands[seat].bit_count())
 
     @abstractmethod
     def _compute_legal(self) -> tuple[Move, ...]:

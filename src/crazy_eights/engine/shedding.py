@@ -195,7 +195,6 @@ class SheddingGame(Game):
         "_cfg",
         "_fresh",
         "_log",
-        "_result",
         "_rng",
         "_wild",
         "current",
@@ -205,7 +204,6 @@ class SheddingGame(Game):
         "discard",
         "drawn",
         "follow",
-        "hands",
         "numbers",
         "passes",
         "pending",
@@ -249,17 +247,6 @@ class SheddingGame(Game):
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
-
-    @property
-    def result(self) -> GameResult | None:
-        return self._result
-
-    def hand(self, seat: int) -> list[str]:
-        """The cards of ``seat`` as text (the referee's knowledge, not a view)."""
-        return [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-
-    def hand_count(self, seat: int) -> int:
-        return int(self.hands[seat].bit_count())
 
     @property
     def active_suit(self) -> str:
