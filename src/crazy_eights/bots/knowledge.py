@@ -30,6 +30,7 @@ from crazy_eights.engine.cards import (
     shedding_points,
     standard_deck,
 )
+from crazy_eights.engine.cycles import FIT, POWER, VALUE
 from crazy_eights.engine.rules import Rules
 
 EIGHT_RANK = 7
@@ -411,34 +412,18 @@ def _ids(mask: Mask) -> list[Card]:
     return out
 
 
-# Y6 / Y3, as the engine has them (cycles.FIT, cycles.POWER); repeated here so that the
-# knowledge module needs nothing from the state machine.
-_BJ, _RJ, _JK = 13, 14, 15
-CYCLES_FIT: tuple[Mask, ...] = tuple(
-    SUIT_MASK[s] | (1 << _JK) | (1 << (_RJ if s in (1, 2) else _BJ)) for s in range(4)
-)
+# Y6 (which cards follow a lead suit), Y3 power and Y2 value: the engine's tables.
+CYCLES_FIT: tuple[Mask, ...] = FIT
 
 
 def cycles_power(card: Card) -> int:
-    """Y3: 2 < ... < K < A < BJ = RJ < JK (2 is 2, A 14, BJ/RJ 15, JK 16)."""
-    if card == _JK:
-        return 16
-    if card in (_BJ, _RJ):
-        return 15
-    rank = card & 15
-    return 14 if rank == 0 else rank + 1
+    """Y3 power of a card (the engine's table)."""
+    return POWER[card]
 
 
 def cycles_value(card: Card) -> int:
-    """Y2: 2 to 10 their number; J, Q, K 10; A, BJ, RJ 11; JK 12."""
-    if card == _JK:
-        return 12
-    if card in (_BJ, _RJ):
-        return 11
-    rank = card & 15
-    if rank == 0:
-        return 11
-    return 10 if rank >= 9 else rank + 1
+    """Y2 value of a card (the engine's table)."""
+    return VALUE[card]
 
 
 def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
