@@ -398,17 +398,7 @@ class OpenSpielGame(SheddingGame):
         stock, for search worlds (``worlds.py`` deals the sampled cards into it)."""
         cfg = _config(rules)
         game = OpenSpielGame(rules, 0, _blank=True)
-        game.rules = rules
-        game.seed = 0
-        game._cfg = cfg
-        game._rng = Rng(0)
-        game._moves = []
-        game._legal = None
-        game._log = []
-        game._fresh = None
-        game._result = None
-        game.hands = [0] * cfg.n
-        game.stock = []
+        game._clear(rules, cfg)
         game.discard = [parse_card(c) for c in view["discard"]]
         game.top = game.discard[-1]
         game.suit = SUITS.index(view["active_suit"])

@@ -238,6 +238,21 @@ class SheddingGame(Game):
         self._fresh: list[Event] | None = None
         self._log = self._deal_round() if deal is None else self._setup(deal)
 
+    def _clear(self, rules: Rules, cfg: _Config) -> None:
+        """Fresh bookkeeping and no cards anywhere: the start of a state built by hand
+        from a view (search worlds), before its public facts and sampled cards go in."""
+        self.rules = rules
+        self.seed = 0
+        self._cfg = cfg
+        self._rng = Rng(0)
+        self._moves = []
+        self._legal = None
+        self._log = []
+        self._fresh = None
+        self._result = None
+        self.hands = [0] * cfg.n
+        self.stock: list[Card] = []
+
     # -- public state -------------------------------------------------------------------
 
     @property

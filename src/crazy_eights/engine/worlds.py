@@ -193,17 +193,7 @@ def _shedding_base(rules: Rules, view: dict[str, Any]) -> Any:
     if len(players) != n:
         raise ValueError("the view is of a game with another number of players")
     game = SheddingGame(rules, 0, _blank=True)
-    game.rules = rules
-    game.seed = 0
-    game._cfg = cfg
-    game._rng = Rng(0)
-    game._moves = []
-    game._legal = None
-    game._log = []
-    game._fresh = None
-    game._result = None
-    game.hands = [0] * n
-    game.stock = []
+    game._clear(rules, cfg)
     game.discard = [_card(c) for c in view["discard"]]
     game.top = game.discard[-1]
     game.suit = SUITS.index(view["active_suit"])
