@@ -5,8 +5,10 @@ our ISMCTS against OpenSpiel's MCTS over sampled worlds (PIMC), at equal time pe
 
 Playouts: 4 players, with and without special cards; OpenSpiel's C++ game is driven
 from Python (chance outcomes and actions drawn with Python's ``random``), ours plays
-random legal moves of the ``openspiel`` preset. Match: seat 0 is our ismcts (worlds
-sampled from its view), the other seats OpenSpiel's ``MCTSBot`` run on a world sampled
+random legal moves of the ``openspiel`` preset; the first line says which build of our
+engine ran (the pure Python one, or the mypyc-compiled one that ``.ci/run`` builds).
+Match: one seat is our ismcts (worlds sampled from its view; every deal is played once
+from each seat), the other seats OpenSpiel's ``MCTSBot`` run on a world sampled
 with ``interop.openspiel``'s resampler (a fresh determinization each move, PIMC), both
 given ``--ms`` per move. A game counts as a win when our seat has the best return
 (ties share); the 95% interval is Wilson's.
@@ -15,15 +17,20 @@ given ``--ms`` per move. A game counts as a win when our seat has the best retur
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
 import numpy as np
 import pyspiel
 
-from crazy_eights.engine import Rules, new_game
+from crazy_eights.engine import Rules, new_game, shedding
 from crazy_eights.interop import openspiel as os_interop
+from crazy_eights.sim.report import wilson
+
+
+def engine_build() -> str:
+    """Which build of the engine this run measures: mypyc-compiled or pure Python."""
+    return "mypyc-compiled" if not shedding.__file__.endswith(".py") else "pure Python"
 
 
 def openspiel_playouts(seconds: float, *, special: bool) -> float:
@@ -90,16 +97,6 @@ class PimcMcts:
         return int(best.action)
 
 
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    z = 1.96
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
-
 def match(games: int, ms: float, *, special: bool, players: int) -> tuple[float, int]:
     from crazy_eights.bots import make_bot
 
@@ -107,7 +104,7 @@ def match(games: int, ms: float, *, special: bool, players: int) -> tuple[float,
     wins = 0.0
     for g in range(games):
         state = game.new_initial_state()
-        rng = random.Random(g)
+        rng = random.Random(g // players)  # every deal is played once from each seat
         while state.is_chance_node():
             state.apply_action(rng.randrange(256))
         ours_seat = g % players
@@ -141,6 +138,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--special", action="store_true", help="special cards in the match")
     args = parser.parse_args()
+    print(f"engine build: {engine_build()}")
     for special in (False, True):
         theirs = openspiel_playouts(args.seconds, special=special)
         ours = our_playouts(args.seconds, special=special)
@@ -154,7 +152,7 @@ def main() -> None:
             f"{args.ms:.0f} ms a move, special cards {'on' if args.special else 'off'}"
         )
         wins, games = match(args.games, args.ms, special=args.special, players=args.players)
-        low, high = wilson(wins, games)
+        _, low, high = wilson(wins, games)
         print(
             f"ismcts win rate {wins / games:.1%} over {games} games "
             f"(95% interval {low:.1%} to {high:.1%})"

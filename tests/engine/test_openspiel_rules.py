@@ -9,6 +9,7 @@ at the end replays OpenSpiel's C++ game (``pyspiel``) move for move when install
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter, deque
 from typing import Any
@@ -237,6 +238,33 @@ def test_os10_face_value_scoring_as_openspiel_documents() -> None:
     game.play("5S")
     assert game.result is not None and game.result.points == (0, 63)
     assert game.returns() == [0.0, -63.0] and game.result.winner == 0
+
+
+# -- clones (search worlds, OpenSpiel's state.clone) ----------------------------------------------
+
+
+@pytest.mark.parametrize("special", [False, True])
+def test_os_clone_and_deepcopy_play_on_exactly_like_the_original(special: bool) -> None:
+    rules = Rules.preset("openspiel", players=4, action_cards=special)
+    rng = random.Random(5)
+    for seed in range(20):
+        game = new_game(rules, seed)
+        for _ in range(rng.randrange(60)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        copies = [game.clone(), copy.deepcopy(game)]
+        for twin in copies:
+            assert isinstance(twin, OpenSpielGame)
+            assert (twin.draws, twin.plays) == (game.draws, game.plays)
+        while not game.is_over:
+            move = rng.choice(game.legal_moves())
+            game.play(move)
+            for twin in copies:
+                twin.play(move)
+        for twin in copies:
+            assert twin.result == game.result
+            assert twin.view(None, log=True) == game.view(None, log=True)
 
 
 # -- cross-check against OpenSpiel's C++ game ---------------------------------------------------

@@ -7,6 +7,7 @@ listed move is accepted, and unlisted moves are refused with the state unchanged
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from crazy_eights import IllegalMove, Rules, new_game, replay
 from crazy_eights.engine.cards import ALL_CARDS, CARD_TEXT, cards_of
 from crazy_eights.engine.moves import DRAW, PASS, Move
-from crazy_eights.engine.rules import PLAYERS, RulesError
+from crazy_eights.engine.rules import PLAYERS, RULESETS, RulesError
 from crazy_eights.engine.shedding import SheddingGame
 
 from .helpers import shedding_cards, visible_cards
@@ -235,3 +236,33 @@ def test_g5_no_view_or_log_shows_a_card_its_seat_may_not_see(
         assert visible_cards(game.view(None, log=True)) <= played
         for seat in range(n):
             assert visible_cards(game.view(seat, log=True)) <= held[seat] | played
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    name=st.sampled_from(RULESETS),
+    seed=st.integers(0, 2**32),
+    choice_seed=st.integers(0, 2**16),
+)
+def test_g4_a_pickled_state_plays_on_exactly_like_the_original(
+    name: str, seed: int, choice_seed: int
+) -> None:
+    rules = Rules.preset(name, players=3)
+    game = new_game(rules, seed=seed)
+    rng = random.Random(choice_seed)
+    for _ in range(rng.randrange(50)):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+    twin = pickle.loads(pickle.dumps(game))
+    assert type(twin) is type(game)
+    assert twin.moves == game.moves
+    steps = 0
+    while not game.is_over and steps < 400:
+        move = rng.choice(game.legal_moves())
+        game.play(move)
+        twin.play(move)
+        steps += 1
+    assert twin.result == game.result
+    for seat in (None, *range(rules.players)):
+        assert twin.view(seat, log=True) == game.view(seat, log=True)

@@ -77,7 +77,7 @@ from .cards import (
     parse_suit,
 )
 from .events import Event
-from .game import Deal, Game, GameResult
+from .game import FIELDS, Deal, Game, GameResult
 from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
 from .rng import Rng
 from .rules import Rules
@@ -215,30 +215,33 @@ def _seat_text(seat: int) -> int | str:
     return "host" if seat == HOST else seat
 
 
+_CYCLES_FIELDS = (
+    "_lc",
+    "_log",
+    "_n",
+    "_rng",
+    "best_power",
+    "best_seat",
+    "current",
+    "cycle_cards",
+    "cycle_number",
+    "cycle_seats",
+    "cycles_left",
+    "forced",
+    "lead_suit",
+    "leader",
+    "left",
+    "phase",
+    "removed",
+    "revealed",
+    "stock",
+)
+
+
 class CyclesGame(Game):
     """A game of cycles (RULES Y1-Y17) for 2 to 11 players and the host."""
 
-    __slots__ = (
-        "_lc",
-        "_log",
-        "_n",
-        "_rng",
-        "best_power",
-        "best_seat",
-        "current",
-        "cycle_cards",
-        "cycle_number",
-        "cycle_seats",
-        "cycles_left",
-        "forced",
-        "lead_suit",
-        "leader",
-        "left",
-        "phase",
-        "removed",
-        "revealed",
-        "stock",
-    )
+    __slots__ = _CYCLES_FIELDS
 
     _lc: int
     _log: list[Event]
@@ -1005,6 +1008,9 @@ class CyclesGame(Game):
         other.revealed = self.revealed.copy()
         other.stock = self.stock.copy()
         return other
+
+
+FIELDS[CyclesGame] = _CYCLES_FIELDS
 
 
 __all__ = ["HOST", "POWER", "VALUE", "CyclesGame", "hand_value", "rank_key"]

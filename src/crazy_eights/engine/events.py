@@ -38,6 +38,10 @@ class Event:
         self.secret = secret
         self.data = data
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields (a mypyc-compiled class has no default pickling)."""
+        return (Event, (self.type, self.seat, self.cards, self.secret, self.data))
+
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: a spectator)."""
         out: dict[str, Any] = {"type": self.type}

@@ -83,11 +83,33 @@ class GameResult:
             "reason": self.reason,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through ``from_dict`` (mypyc's frozen dataclasses cannot be
+        unpickled field by field)."""
+        return (_result_from_dict, (self.to_dict(),))
+
+
+def _result_from_dict(data: dict[str, Any]) -> GameResult:
+    return GameResult(
+        winner=data["winner"],
+        standings=tuple(data["standings"]),
+        points=tuple(data["points"]),
+        rounds=data["rounds"],
+        reason=data["reason"],
+    )
+
+
+FIELDS: dict[type, tuple[str, ...]] = {}
+"""Each state class's own fields (its ``__slots__``), by class, for pickling: the classes
+compiled with mypyc keep no ``__slots__`` to read and have no default pickling."""
+
+_GAME_FIELDS = ("_legal", "_moves", "_result", "hands", "rules", "seed")
+
 
 class Game(ABC):
     """A game in progress: ask it for legal moves, play moves, read views and events."""
 
-    __slots__ = ("_legal", "_moves", "_result", "hands", "rules", "seed")
+    __slots__ = _GAME_FIELDS
 
     rules: Rules
     seed: int
@@ -141,6 +163,13 @@ class Game(ABC):
 
     @abstractmethod
     def clone(self) -> Game: ...
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled field by field (OpenSpiel serializes states; a process pool ships
+        them), rebuilt by ``_restore`` without dealing anew."""
+        names = [name for klass in type(self).__mro__ for name in FIELDS.get(klass, ())]
+        state = {name: getattr(self, name) for name in names if hasattr(self, name)}
+        return (_restore, (type(self), self.rules, self.seed, state))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """A deep copy is a clone (cheaper than copying field by field, and it works for
@@ -222,6 +251,18 @@ def _parse_for_play(move: str | Move) -> Move:
 
 def is_timeout(move: Move) -> bool:
     return move is TIMEOUT
+
+
+FIELDS[Game] = _GAME_FIELDS
+
+
+def _restore(cls: Any, rules: Rules, seed: int, state: dict[str, Any]) -> Game:
+    """Unpickle a state: a blank instance of its class (every state machine takes
+    ``_blank=True``), then its fields."""
+    game: Game = cls(rules, seed, _blank=True)
+    for name, value in state.items():
+        setattr(game, name, value)
+    return game
 
 
 def new_game(rules: Rules, seed: int | None = None, *, deal: Deal | None = None) -> Game:

@@ -53,7 +53,7 @@ from .cards import (
     standard_deck,
 )
 from .events import Event
-from .game import Deal, Game, GameResult
+from .game import FIELDS, Deal, GameResult
 from .moves import DRAW, DRAW_KIND, PASS_KIND, PLAY_KIND, Move
 from .rng import Rng
 from .rules import Rules
@@ -87,6 +87,7 @@ class _OpenSpielConfig(_Config):
     __slots__ = ()
 
     def __init__(self, rules: Rules) -> None:  # the base reads settings this ruleset lacks
+        self.rules = rules
         self.n = rules.players
         self.packs = rules.pack_count()
         self.two_packs = self.packs == 2
@@ -121,6 +122,9 @@ def _config(rules: Rules) -> _OpenSpielConfig:
     return cfg
 
 
+_OPENSPIEL_FIELDS = ("draws", "plays")
+
+
 class OpenSpielGame(SheddingGame):
     """A game of the ``openspiel`` ruleset (one round, scored when it ends).
 
@@ -128,7 +132,7 @@ class OpenSpielGame(SheddingGame):
     ``max_draw_cards``) and ``plays`` the cards played so far (up to ``max_turns``).
     """
 
-    __slots__ = ("draws", "plays")
+    __slots__ = _OPENSPIEL_FIELDS
 
     def __init__(
         self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
@@ -154,6 +158,7 @@ class OpenSpielGame(SheddingGame):
         self.numbers = []
         self.draws = 0
         self.plays = 0
+        self.follow = 0  # the base's follow mask; this ruleset's legality never reads it
         self._log = self._deal_round() if deal is None else self._setup(deal)
 
     # -- setting up -----------------------------------------------------------------------
@@ -420,26 +425,13 @@ class OpenSpielGame(SheddingGame):
 
     def clone(self) -> OpenSpielGame:
         other = OpenSpielGame(self.rules, self.seed, _blank=True)
-        for name in _STATE:
-            setattr(other, name, getattr(self, name))
-        other._rng = self._rng.clone()
-        other._moves = self._moves.copy()
-        other._log = self._log.copy()
-        other._fresh = None
-        other.discard = self.discard.copy()
-        other.hands = self.hands.copy()
-        other.scores = self.scores.copy()
-        other.stock = self.stock.copy()
+        self._copy_into(other)
+        other.draws = self.draws
+        other.plays = self.plays
         return other
 
 
-_STATE: tuple[str, ...] = tuple(
-    name
-    for klass in OpenSpielGame.__mro__
-    if issubclass(klass, Game)
-    for name in getattr(klass, "__slots__", ())
-    if name != "follow"  # a field of some versions of the base that this class never reads
-)
+FIELDS[OpenSpielGame] = _OPENSPIEL_FIELDS
 
 
 __all__ = ["OpenSpielGame", "openspiel_points"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hashlib import shake_128
 from struct import unpack
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 _M64 = (1 << 64) - 1
@@ -48,8 +48,18 @@ class Rng:
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its key and counter (a mypyc-compiled class has no default)."""
+        return (_rebuild, (self.key, self.counter))
+
     def clone(self) -> Rng:
         copy = Rng(0)
         copy.key = self.key
         copy.counter = self.counter
         return copy
+
+
+def _rebuild(key: bytes, counter: int) -> Rng:
+    rng = Rng(int.from_bytes(key, "little"))
+    rng.counter = counter
+    return rng

@@ -46,7 +46,7 @@ from .cards import (
     standard_deck,
 )
 from .events import Event
-from .game import Deal, Game, GameResult
+from .game import FIELDS, Deal, Game, GameResult
 from .moves import (
     DECLARE_KIND,
     DRAW,
@@ -95,6 +95,7 @@ class _Config:
         "points",
         "policy",
         "reshuffle",
+        "rules",
         "stacking",
         "start",
         "starter_rule",
@@ -104,6 +105,7 @@ class _Config:
     )
 
     def __init__(self, rules: Rules) -> None:
+        self.rules = rules
         name = rules.ruleset
         self.n = rules.players
         self.packs = rules.pack_count()
@@ -129,6 +131,10 @@ class _Config:
             "ultimate": STARTER_DECLARE,
             "countdown": STARTER_PLAIN,
         }[name]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its rules: a state's config is rebuilt from them."""
+        return (type(self), (self.rules,))
 
 
 _CONFIGS: dict[Rules, _Config] = {}
@@ -188,32 +194,35 @@ def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> t
     return moves
 
 
+_SHEDDING_FIELDS = (
+    "_cfg",
+    "_fresh",
+    "_log",
+    "_rng",
+    "_wild",
+    "current",
+    "dealer",
+    "declared",
+    "direction",
+    "discard",
+    "drawn",
+    "follow",
+    "numbers",
+    "passes",
+    "pending",
+    "phase",
+    "round",
+    "scores",
+    "stock",
+    "suit",
+    "top",
+)
+
+
 class SheddingGame(Game):
     """A game of classic, ultimate or countdown: one round, or a whole match."""
 
-    __slots__ = (
-        "_cfg",
-        "_fresh",
-        "_log",
-        "_rng",
-        "_wild",
-        "current",
-        "dealer",
-        "declared",
-        "direction",
-        "discard",
-        "drawn",
-        "follow",
-        "numbers",
-        "passes",
-        "pending",
-        "phase",
-        "round",
-        "scores",
-        "stock",
-        "suit",
-        "top",
-    )
+    __slots__ = _SHEDDING_FIELDS
 
     def __init__(
         self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
@@ -252,6 +261,7 @@ class SheddingGame(Game):
         self._result = None
         self.hands = [0] * cfg.n
         self.stock: list[Card] = []
+        self.follow = 0
 
     # -- public state -------------------------------------------------------------------
 
@@ -843,6 +853,12 @@ class SheddingGame(Game):
 
     def clone(self) -> SheddingGame:
         other = SheddingGame(self.rules, self.seed, _blank=True)
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: SheddingGame) -> None:
+        """Copy every field of this state into ``other`` (a blank instance, maybe of a
+        subclass: its own fields are its to copy)."""
         other.rules = self.rules
         other.seed = self.seed
         other._cfg = self._cfg
@@ -870,7 +886,9 @@ class SheddingGame(Game):
         other.stock = self.stock.copy()
         other.suit = self.suit
         other.top = self.top
-        return other
+
+
+FIELDS[SheddingGame] = _SHEDDING_FIELDS
 
 
 def _add(hand: Mask, card: Card) -> Mask:
