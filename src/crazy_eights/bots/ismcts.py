@@ -9,8 +9,8 @@ per seat.
 
 Full rollouts to the end of a match do not fit the budget (the engine makes ~80k moves
 a second in pure Python), so a world is played as a single round and a rollout stops at
-the end of the round or after ``rollout_depth`` moves, where the position is scored
-from the hand sizes (and hand points where they count).
+the end of the round or after ``rollout_depth`` moves, where the position is scored by
+a model of each seat's chance to win fitted on heuristic rounds (``evaluation.py``).
 
 Cycles (RULES section 4) is searched the same way: the determinizations come from
 ``CyclesKnowledge`` (cards picked up in public, voids shown by Y9 draws, Y13 reveals),
@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from crazy_eights.engine.cards import COPY, LOW, SUIT_MASK
@@ -35,6 +35,7 @@ from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
 
 from .base import check_legal
 from .cycles import call_moves, score_cycles
+from .evaluation import shedding_features, weights_for, win_chances
 from .heuristic import HeuristicBot, prefer_calls, score_moves
 from .knowledge import (
     CyclesKnowledge,
@@ -45,6 +46,10 @@ from .knowledge import (
 )
 
 _PLAY = MoveKind.PLAY
+LEAVES = ("fitted", "counts", "rich")
+ROLLOUTS = ("heuristic", "suits", "random")
+ROOTS = ("ucb", "halving")
+OPPONENTS = ("tree", "policy")
 
 
 class Node:
@@ -70,9 +75,16 @@ class IsmctsBot:
     samples that many determinizations and then reuses them in turn (0: a fresh one
     every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
     root moves (progressive bias, fading with visits; 0 turns it off); ``leaf``: how a
-    cut rollout is scored, ``"counts"`` (hand sizes) or ``"rich"`` (hand sizes less
-    what wild cards held are worth, plus a pending draw-two for the player facing it and
-    a small edge for the player to move; shedding rulesets).
+    cut rollout is scored: ``"fitted"`` (default; the win chances of ``evaluation.py``,
+    fitted on heuristic rounds; shedding rulesets, cycles uses hand sizes), ``"counts"``
+    (a softmax of hand sizes) or ``"rich"`` (hand sizes less what wild cards held are
+    worth, plus a pending draw-two for the player facing it and a small edge for the
+    player to move; shedding rulesets). ``root``: how the move is picked at the root,
+    ``"ucb"`` (the tree's own UCB with the prior, most visits wins) or ``"halving"``
+    (sequential halving over common determinizations, see ``_halving``), among the
+    ``candidates`` moves the heuristic likes best (0: every move). ``opponents``:
+    ``"tree"`` (every seat's moves are searched in the one tree) or ``"policy"`` (the
+    other seats play the rollout policy and the tree holds this seat's moves only).
     """
 
     name = "ismcts"
@@ -83,17 +95,20 @@ class IsmctsBot:
         seed: int,
         iterations: int = 1000,
         time_ms: float | None = None,
-        rollout: str = "heuristic",
+        rollout: str = "suits",
         rollout_depth: int = 4,
         c: float = 0.7,
         worlds: int = 200,
         epsilon: float = 0.1,
         sharpness: float = 0.5,
         prior: float = 1.0,
-        leaf: str = "counts",
+        leaf: str = "fitted",
+        root: str = "halving",
+        candidates: int = 5,
+        opponents: str = "tree",
     ) -> None:
-        if rollout not in ("heuristic", "random"):
-            raise ValueError(f"rollout must be heuristic or random; got {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
         self.seed = seed
         self.rng = random.Random(seed)
         self.iterations = int(iterations)
@@ -105,14 +120,26 @@ class IsmctsBot:
         self.epsilon = float(epsilon)
         self.sharpness = float(sharpness)
         self.prior = float(prior)
-        if leaf not in ("counts", "rich"):
-            raise ValueError(f"leaf must be counts or rich; got {leaf!r}")
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}; got {leaf!r}")
         self.leaf = leaf
+        if root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}; got {root!r}")
+        self.root = root
+        self.candidates = int(candidates)
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}; got {opponents!r}")
+        self.opponents = opponents
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
         self._bias: dict[Move, float] = {}
         self._cycles = False
+        self._weights: tuple[float, ...] = ()
+        self._roll = self.rng
+        self._n = 2
+        self._me = 0
+        self._points_matter = False
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -157,113 +184,194 @@ class IsmctsBot:
         budget = self.iterations if deadline is None else 1 << 30
         cached: list[Game] = []
         self._cycles = cycles
-        it = 0
-        while it < budget:
-            if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
-                break
-            if self.worlds and len(cached) >= self.worlds:
-                world = cached[it % self.worlds].clone()
-            else:
-                hands, stock = know.sample(rng)
-                world = builder.build(hands=hands, stock=stock, seed=rng.getrandbits(62))
-                if self.worlds:
-                    cached.append(world.clone())
-            self._iterate(world, root, root_moves, n, points_matter)
-            it += 1
-        self.last_iterations = it
-        self.last_seconds = time.perf_counter() - start
-        best = max(
-            (child for m, child in root.children.items() if m in root_moves),
-            key=lambda child: (child.visits, child.reward),
-            default=None,
-        )
-        if best is None or best.move is None:
-            return self._fallback.choose(view, legal)
-        return best.move
+        self._weights = weights_for(rules.ruleset, n)
+        self._n = n
+        self._me = me
+        self._points_matter = points_matter
+        drawn = 0
 
-    def _iterate(
-        self, world: Game, root: Node, root_moves: set[Move], n: int, points_matter: bool
-    ) -> None:
-        rng = self.rng
+        def next_world() -> Game:
+            nonlocal drawn
+            drawn += 1
+            if self.worlds and len(cached) >= self.worlds:
+                return cached[drawn % self.worlds].clone()
+            hands, stock = know.sample(rng)
+            world = builder.build(hands=hands, stock=stock, seed=rng.getrandbits(62))
+            if self.worlds:
+                cached.append(world.clone())
+            return world
+
+        best_move: Move | None
+        if self.root == "halving":
+            best_move = self._halving(moves, root, next_world, budget, deadline)
+        else:
+            self._roll = rng
+            it = 0
+            while it < budget:
+                if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
+                    break
+                self._iterate(next_world(), root, root_moves)
+                it += 1
+            self.last_iterations = it
+            best = max(
+                (child for m, child in root.children.items() if m in root_moves),
+                key=lambda child: (child.visits, child.reward),
+                default=None,
+            )
+            best_move = None if best is None else best.move
+        self.last_seconds = time.perf_counter() - start
+        if best_move is None:
+            return self._fallback.choose(view, legal)
+        return best_move
+
+    def _halving(
+        self,
+        moves: list[Move],
+        root: Node,
+        next_world: Callable[[], Game],
+        budget: int,
+        deadline: float | None,
+    ) -> Move:
+        """Sequential halving at the root over common determinizations: every world
+        drawn is played once after each move still in the running (with the same rollout
+        randomness), so moves are compared on the same cards; after each of the
+        ceil(log2(moves)) rounds the worse half by mean reward drops out. Below the
+        root each move keeps its own information-set tree."""
+        bias = self._bias
+        running = sorted(moves, key=lambda m: -bias.get(m, 0.0))
+        if self.candidates > 0:
+            running = running[: self.candidates]
+        me = root.player
+        for m in running:
+            root.children[m] = Node(m, me)
+        rounds = max(1, math.ceil(math.log2(len(running))))
+        roll = random.Random()
+        self._roll = roll
+        it = 0
+        for r in range(rounds):
+            left = rounds - r
+            if deadline is not None:
+                now = time.perf_counter()
+                round_end = now + max(0.0, deadline - now) / left
+                round_budget = 1 << 30
+            else:
+                round_end = math.inf
+                round_budget = max(len(running), (budget - it) // left)
+            spent = 0
+            while spent + len(running) <= round_budget:
+                if spent and deadline is not None and time.perf_counter() >= round_end:
+                    break
+                world = next_world()
+                seed = self.rng.getrandbits(64)
+                for k, m in enumerate(running):
+                    w = world if k == len(running) - 1 else world.clone()
+                    roll.seed(seed)
+                    w.play(m)
+                    child = root.children[m]
+                    reward = self._iterate(w, child, None)  # counts the visit
+                    child.reward += reward[me]
+                spent += len(running)
+            it += spent
+            if len(running) > 1:
+                ranked = sorted(
+                    running,
+                    key=lambda m: (
+                        root.children[m].reward / max(1, root.children[m].visits),
+                        bias.get(m, 0.0),
+                    ),
+                    reverse=True,
+                )
+                running = ranked[: max(1, (len(running) + 1) // 2)]
+        self.last_iterations = it
+        return running[0]
+
+    def _iterate(self, world: Game, start: Node, root_moves: set[Move] | None) -> list[float]:
+        """One iteration from ``start`` (the root, whose moves are ``root_moves``, or a
+        node below it): select and expand in the tree, roll out, back up; the reward."""
+        rng = self._roll
         c = self.c
-        node = root
+        log = math.log
+        sqrt = math.sqrt
+        node = start
         path: list[Node] = []
-        first = True
+        root = start if root_moves is not None else None
+        me = self._me if self.opponents == "policy" else -1
         while not world.is_over:
             seat = world.current_player
             assert seat is not None
             legal = world.legal_moves()
-            if first:
-                legal = [m for m in legal if m in root_moves]
-                first = False
+            if me >= 0 and seat != me:
+                world.play(self._policy(world, legal))
+                continue
+            if node is root:
+                legal = [m for m in legal if m in root_moves]  # type: ignore[operator]
             elif len(legal) > 1:
                 legal = (
                     call_moves(legal, _count(world, seat)) if self._cycles else prefer_calls(legal)
                 )
             children = node.children
-            untried = [m for m in legal if m not in children]
-            if untried:
+            kids = [children.get(m) for m in legal]
+            if None in kids:
+                untried = [m for m, k in zip(legal, kids, strict=True) if k is None]
                 if node is root and self._bias:
                     move = max(untried, key=self._bias.__getitem__)
                 elif len(untried) > 1:
                     move = untried[rng.randrange(len(untried))]
                 else:
                     move = untried[0]
-                for m in legal:
-                    child = children.get(m)
-                    if child is not None:
-                        child.avail += 1
+                for k in kids:
+                    if k is not None:
+                        k.avail += 1
                 child = Node(move, seat)
                 children[move] = child
                 world.play(move)
                 path.append(child)
                 break
-            log_term = 0.0
             best: Node | None = None
             best_value = -1.0
-            for m in legal:
-                child = children[m]
-                child.avail += 1
-            at_root = node is root and self._bias
-            for m in legal:
-                child = children[m]
-                log_term = math.log(child.avail)
-                value = child.reward / child.visits + c * math.sqrt(log_term / child.visits)
-                if at_root:
-                    value += self._bias[m] / (1.0 + child.visits) * 10.0
+            bias = self._bias if node is root else None
+            for kid in kids:
+                assert kid is not None
+                kid.avail += 1
+                visits = kid.visits
+                value = kid.reward / visits + c * sqrt(log(kid.avail) / visits)
+                if bias:
+                    value += bias[kid.move] / (1.0 + visits) * 10.0  # type: ignore[index]
                 if value > best_value:
                     best_value = value
-                    best = child
+                    best = kid
             assert best is not None and best.move is not None
             world.play(best.move)
             path.append(best)
             node = best
-        reward = self._rollout(world, n, points_matter)
-        root.visits += 1
+        reward = self._rollout(world, self._n, self._points_matter)
+        start.visits += 1
         for child in path:
             child.visits += 1
             child.reward += reward[child.player]
+        return reward
 
     # -- rollouts and evaluation --------------------------------------------------------
 
     def _rollout(self, world: Game, n: int, points_matter: bool) -> list[float]:
-        rng = self.rng
-        heuristic = self.rollout == "heuristic"
-        eps = self.epsilon
         for _ in range(self.rollout_depth):
             if world.is_over:
                 break
-            legal = world.legal_moves()
-            if len(legal) == 1:
-                move = legal[0]
-            elif self._cycles:
-                move = _greedy_cycles(world, legal, rng, heuristic and rng.random() >= eps)
-            elif not heuristic or rng.random() < eps:
-                move = legal[rng.randrange(len(legal))]
-            else:
-                move = _greedy(world, legal, rng)
-            world.play(move)
+            world.play(self._policy(world, world.legal_moves()))
         return self._evaluate(world, n, points_matter)
+
+    def _policy(self, world: Game, legal: Sequence[Move]) -> Move:
+        """The rollout policy's move (also the opponents' in the tree with
+        ``opponents="policy"``): greedy, one move in ``1/epsilon`` random."""
+        rng = self._roll
+        if len(legal) == 1:
+            return legal[0]
+        heuristic = self.rollout != "random"
+        if self._cycles:
+            return _greedy_cycles(world, legal, rng, heuristic and rng.random() >= self.epsilon)
+        if not heuristic or rng.random() < self.epsilon:
+            return legal[rng.randrange(len(legal))]
+        return _greedy(world, legal, rng, self.rollout == "suits")
 
     def _evaluate(self, world: Game, n: int, points_matter: bool) -> list[float]:
         result = world.result
@@ -280,6 +388,8 @@ class IsmctsBot:
                     if s != result.winner:
                         out[s] = 0.15 * (1.0 - min(points[s], 100) / 100.0)
             return out
+        if self.leaf == "fitted" and not self._cycles:
+            return win_chances(shedding_features(world), self._weights)
         counts: list[float] = [float(x) for x in hand_counts(world)]
         if self.leaf == "rich" and not self._cycles:
             _enrich(world, counts)
@@ -289,9 +399,10 @@ class IsmctsBot:
         return [x / total for x in weights]
 
 
-def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
+def _greedy(world: Game, legal: Sequence[Move], rng: random.Random, suits: bool = False) -> Move:
     """A cheap rollout policy: call last card, shed a card that is not wild (a random
-    one), else a wild card declaring the suit held most, else draw or pass."""
+    one; with ``suits``, one of the suit the hand holds most of after it), else a wild
+    card declaring the suit held most, else draw or pass."""
     plain: list[Move] = []
     wild: list[Move] = []
     other: Move | None = None
@@ -306,6 +417,22 @@ def _greedy(world: Game, legal: Sequence[Move], rng: random.Random) -> Move:
     if plain:
         calls = [m for m in plain if m.call]
         pick = calls or plain
+        if len(pick) == 1:
+            return pick[0]
+        if suits:
+            seat = world.current_player
+            hand = hand_mask(world, seat if seat is not None else 0)
+            hand = (hand | (hand >> COPY)) & LOW
+            top = -1
+            longest: list[Move] = []
+            for m in pick:
+                length = (hand & SUIT_MASK[m.card >> 4]).bit_count()  # type: ignore[operator]
+                if length > top:
+                    top = length
+                    longest = [m]
+                elif length == top:
+                    longest.append(m)
+            pick = longest
         return pick[rng.randrange(len(pick))] if len(pick) > 1 else pick[0]
     if wild:
         seat = world.current_player

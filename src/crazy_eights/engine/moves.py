@@ -134,6 +134,12 @@ class Move:
         return _order(self) < _order(other)
 
 
+if __file__.endswith(".py"):
+    # Pure Python: the C-level identity hash, same values' semantics as the method above
+    # (which mypyc needs to make the class hashable) but without a Python call per lookup.
+    setattr(Move, "__hash__", object.__hash__)  # noqa: B010
+
+
 def _order(move: Move) -> tuple[int, int, int, bool]:
     card = -1 if move.card is None else move.card
     suit = -1 if move.suit is None else move.suit
