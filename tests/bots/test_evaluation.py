@@ -36,9 +36,7 @@ def test_every_shedding_table_has_fitted_weights(ruleset: str, players: int) -> 
     assert cards < 0 < wilds  # a card more hurts, an eight held helps
 
 
-def test_more_players_than_fitted_use_the_nearest_count_and_unknown_rulesets_hand_sizes() -> (
-    None
-):
+def test_more_players_than_fitted_use_the_nearest_count_and_unknown_rulesets_hand_sizes() -> None:
     assert weights_for("classic", 7) == weights_for("classic", 4)
     assert weights_for("cycles", 4)[0] < 0 and not any(weights_for("cycles", 4)[1:])
 

@@ -76,6 +76,30 @@ def test_knowledge_reads_a_suit_an_opponent_lacks() -> None:
     assert lacks[0].mask & hearts == hearts
 
 
+def test_c5_kept_wilds_reads_an_eight_played_as_nothing_else_fitting() -> None:
+    rules = Rules.preset("classic", players=2)
+    game = new_game(
+        rules,
+        deal=Deal(
+            hands=[["8C", "6C", "3S", "4S", "JS"], ["4D", "5D", "6H", "7H", "KD"]],
+            starter="9H",
+            dealer=1,
+            stock=["2C", "3C", "4C", "QS"],
+        ),
+    )
+    game.play("8C:S")  # seat 0 played its eight on the nine of hearts
+    plain = knowledge_from_view(game.view(1, log=True))
+    assert plain.constraints[0] == []  # without the assumption nothing is inferred
+    know = knowledge_from_view(game.view(1, log=True), kept_wilds=True)
+    (lack,) = know.constraints[0]
+    hearts = sum(1 << (16 + r) for r in range(13))
+    nines = sum(1 << (16 * s + 8) for s in range(4))
+    eights = sum(1 << (16 * s + 7) for s in range(4))
+    assert lack.allowance == 0
+    assert lack.mask == (hearts | nines) & ~eights  # another eight may still be held
+    assert know.lacks(0) == lack.mask
+
+
 def test_heuristic_skips_the_leader_with_a_queen() -> None:
     rules = Rules.preset("ultimate", players=3)
     deal = Deal(

@@ -85,6 +85,8 @@ class IsmctsBot:
     ``candidates`` moves the heuristic likes best (0: every move). ``opponents``:
     ``"tree"`` (every seat's moves are searched in the one tree) or ``"policy"`` (the
     other seats play the rollout policy and the tree holds this seat's moves only).
+    ``kept_wilds``: sample as if an opponent who played a wild card had no other card
+    it could play (``knowledge_from_view``).
     """
 
     name = "ismcts"
@@ -106,6 +108,7 @@ class IsmctsBot:
         root: str = "halving",
         candidates: int = 5,
         opponents: str = "tree",
+        kept_wilds: bool = False,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
@@ -130,6 +133,7 @@ class IsmctsBot:
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}; got {opponents!r}")
         self.opponents = opponents
+        self.kept_wilds = bool(kept_wilds)
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
@@ -160,7 +164,7 @@ class IsmctsBot:
             know = cycles_knowledge_from_view(view)
             points_matter = False
         else:
-            know = knowledge_from_view(view)
+            know = knowledge_from_view(view, kept_wilds=self.kept_wilds)
             points_matter = know.points_matter
         builder = WorldBuilder(rules, view, check=False)
         rng = self.rng

@@ -203,8 +203,12 @@ def _card(text: str) -> Card:
     return parse_card(text)
 
 
-def knowledge_from_view(view: dict[str, Any]) -> Knowledge:
-    """Read a shedding view (with its log) into what the seat knows."""
+def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Knowledge:
+    """Read a shedding view (with its log) into what the seat knows.
+
+    ``kept_wilds``: also assume that an opponent who played a wild card held no other
+    card it could play then (seed 001's technique 1: wild cards are kept for when
+    nothing else fits), a constraint like a draw's."""
     rules = Rules.from_dict(view["rules"])
     n = rules.players
     seat = int(view["seat"])
@@ -242,11 +246,11 @@ def knowledge_from_view(view: dict[str, Any]) -> Knowledge:
         constraints=[[] for _ in range(n)],
         played=[[] for _ in range(n)],
     )
-    _read_log(know, view.get("log") or [])
+    _read_log(know, view.get("log") or [], kept_wilds=kept_wilds)
     return know
 
 
-def _read_log(know: Knowledge, log: Sequence[dict[str, Any]]) -> None:
+def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: bool = False) -> None:
     """Replay the public events of the round to find what each opponent lacks."""
     top: Card | None = None
     suit = 0
@@ -270,6 +274,11 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]]) -> None:
             for c in know.constraints[seat]:
                 if c.mask & bit and c.allowance > 0:
                     c.allowance -= 1
+            wild = know.wild[seat]
+            kept = kept_wilds and seat != know.seat and not pending
+            if kept and wild >> card & 1 and top is not None:
+                playable = SUIT_MASK[suit] | (0 if declared else RANK_MASK[top & 15])
+                know.constraints[seat].append(Constraint(playable & ~wild, 0))
             top = card
             if "declared" in event:
                 suit = SUITS.index(event["declared"])
