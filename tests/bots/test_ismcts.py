@@ -172,3 +172,11 @@ def test_bad_root_options_are_refused() -> None:
         make_bot("ismcts", seed=1, root="greedy")
     with pytest.raises(ValueError, match="rollout"):
         make_bot("ismcts", seed=1, rollout="deep")
+
+
+def test_halving_with_a_high_deviation_bar_keeps_the_heuristics_favourite() -> None:
+    for game, seat, legal in _spots(count=4):
+        view = game.view(seat, log=True)
+        favourite = IsmctsBot(seed=2, iterations=100, root="halving", candidates=1)
+        stubborn = IsmctsBot(seed=2, iterations=200, root="halving", deviate=1e9)
+        assert stubborn.choose(view, legal) == favourite.choose(view, legal)

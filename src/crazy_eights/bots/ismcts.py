@@ -86,7 +86,9 @@ class IsmctsBot:
     ``"tree"`` (every seat's moves are searched in the one tree) or ``"policy"`` (the
     other seats play the rollout policy and the tree holds this seat's moves only).
     ``kept_wilds``: sample as if an opponent who played a wild card had no other card
-    it could play (``knowledge_from_view``).
+    it could play (``knowledge_from_view``). ``deviate`` (halving): play another move
+    than the heuristic's favourite only when it beat the favourite on the worlds both
+    were played in by more than that many standard errors (0: always the search's).
     """
 
     name = "ismcts"
@@ -109,6 +111,7 @@ class IsmctsBot:
         candidates: int = 5,
         opponents: str = "tree",
         kept_wilds: bool = False,
+        deviate: float = 0.0,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
@@ -134,6 +137,7 @@ class IsmctsBot:
             raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}; got {opponents!r}")
         self.opponents = opponents
         self.kept_wilds = bool(kept_wilds)
+        self.deviate = float(deviate)
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
@@ -246,9 +250,13 @@ class IsmctsBot:
         if self.candidates > 0:
             running = running[: self.candidates]
         me = root.player
+        favourite = running[0]
+        # each move's reward in each world it was played in, for the paired test below
+        rewards: dict[Move, dict[int, float]] = {m: {} for m in running}
         for m in running:
             root.children[m] = Node(m, me)
         rounds = max(1, math.ceil(math.log2(len(running))))
+        worlds = 0
         roll = random.Random()
         self._roll = roll
         it = 0
@@ -266,14 +274,16 @@ class IsmctsBot:
                 if spent and deadline is not None and time.perf_counter() >= round_end:
                     break
                 world = next_world()
+                worlds += 1
                 seed = self.rng.getrandbits(64)
                 for k, m in enumerate(running):
                     w = world if k == len(running) - 1 else world.clone()
                     roll.seed(seed)
                     w.play(m)
                     child = root.children[m]
-                    reward = self._iterate(w, child, None)  # counts the visit
-                    child.reward += reward[me]
+                    value = self._iterate(w, child, None)[me]  # counts the visit
+                    child.reward += value
+                    rewards[m][worlds] = value
                 spent += len(running)
             it += spent
             if len(running) > 1:
@@ -287,7 +297,19 @@ class IsmctsBot:
                 )
                 running = ranked[: max(1, (len(running) + 1) // 2)]
         self.last_iterations = it
-        return running[0]
+        best = running[0]
+        if self.deviate > 0 and best != favourite:
+            # leave the heuristic's favourite only for a move that beat it on the same
+            # worlds by more than ``deviate`` standard errors
+            ours, theirs = rewards[best], rewards[favourite]
+            diffs = [ours[k] - theirs[k] for k in ours.keys() & theirs.keys()]
+            if len(diffs) < 2:
+                return favourite
+            mean = sum(diffs) / len(diffs)
+            var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+            if mean <= self.deviate * math.sqrt(var / len(diffs)):
+                return favourite
+        return best
 
     def _iterate(self, world: Game, start: Node, root_moves: set[Move] | None) -> list[float]:
         """One iteration from ``start`` (the root, whose moves are ``root_moves``, or a
