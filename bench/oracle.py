@@ -1,0 +1,90 @@
+"""How much seeing every card is worth: an oracle against heuristic bots.
+
+    python bench/oracle.py [--rules classic] [--players 4] [--games 100] [--rollouts 30]
+
+The oracle is not a bot (it reads the table's state, every hand and the stock's order):
+at each decision with a choice it plays each legal move on a copy of the game and
+finishes the round ``--rollouts`` times with the greedy rollout policy of ISMCTS (one
+move in ten random), then plays the move that won most. The other seats are heuristic
+bots; seats rotate and every deal is played from each seat. Against this figure, a fair
+player's win rate shows how much of the gap to the oracle is information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from crazy_eights.bots import make_bot
+from crazy_eights.bots.heuristic import prefer_calls
+from crazy_eights.bots.ismcts import _greedy
+from crazy_eights.engine import Rules, new_game
+from crazy_eights.engine.game import Game
+from crazy_eights.sim.report import wilson
+
+
+def finish(game: Game, seat: int, rng: random.Random) -> float:
+    while not game.is_over:
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            move = legal[0]
+        elif rng.random() < 0.1:
+            move = rng.choice(legal)
+        else:
+            move = _greedy(game, legal, rng, True)
+        game.play(move)
+    result = game.result
+    assert result is not None
+    if result.winner is None:
+        return 1.0 / game.rules.players
+    return float(result.winner == seat)
+
+
+def oracle_move(game: Game, seat: int, rollouts: int, rng: random.Random) -> object:
+    moves = prefer_calls(game.legal_moves())
+    scores = []
+    for move in moves:
+        total = 0.0
+        for _ in range(rollouts):
+            copy = game.clone()
+            copy.play(move)
+            total += finish(copy, seat, rng)
+        scores.append(total)
+    return moves[scores.index(max(scores))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rollouts", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rules = Rules.preset(args.rules, players=args.players, mode="single")
+    rng = random.Random(args.seed)
+    n = args.players
+    wins = 0.0
+    for g in range(args.games):
+        game = new_game(rules, args.seed * 1_000_003 + g // n)
+        me = g % n
+        bots = [make_bot("heuristic", seed=g * 10 + s) for s in range(n)]
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            legal = game.legal_moves()
+            if seat == me and len(prefer_calls(legal)) > 1:
+                move = oracle_move(game, me, args.rollouts, rng)
+            else:
+                move = bots[seat].choose(game.view(seat, log=True), legal)
+            game.play(move)  # type: ignore[arg-type]
+        result = game.result
+        assert result is not None
+        wins += 1.0 / n if result.winner is None else float(result.winner == me)
+        if (g + 1) % 20 == 0 or g + 1 == args.games:
+            rate, low, high = wilson(wins, g + 1)
+            print(f"{g + 1} games: oracle wins {rate:.1%} [{low:.1%}, {high:.1%}]", flush=True)
+
+
+if __name__ == "__main__":
+    main()
