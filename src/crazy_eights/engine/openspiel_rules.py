@@ -67,6 +67,7 @@ from .shedding import (
     _Config,
     _moves_for,
 )
+from .shedding import _config as shedding_config
 
 _DRAW_TAIL, _PASS_TAIL = 1, 2
 
@@ -110,16 +111,8 @@ class _OpenSpielConfig(_Config):
         self.max_turns = int(rules.max_turns or 100)
 
 
-_CONFIGS: dict[Rules, _OpenSpielConfig] = {}
-
-
-def _config(rules: Rules) -> _OpenSpielConfig:
-    cfg = _CONFIGS.get(rules)
-    if cfg is None:
-        if len(_CONFIGS) > 1000:
-            _CONFIGS.clear()
-        cfg = _CONFIGS[rules] = _OpenSpielConfig(rules)
-    return cfg
+def _config(rules: Rules) -> _Config:
+    return shedding_config(rules, _OpenSpielConfig)
 
 
 _OPENSPIEL_FIELDS = ("draws", "plays")

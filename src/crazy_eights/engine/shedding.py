@@ -140,12 +140,13 @@ class _Config:
 _CONFIGS: dict[Rules, _Config] = {}
 
 
-def _config(rules: Rules) -> _Config:
+def _config(rules: Rules, kind: type[_Config] = _Config) -> _Config:
+    """The config of ``rules``, built once (``kind``: the openspiel ruleset's subclass)."""
     cfg = _CONFIGS.get(rules)
     if cfg is None:
         if len(_CONFIGS) > 1000:
             _CONFIGS.clear()
-        cfg = _CONFIGS[rules] = _Config(rules)
+        cfg = _CONFIGS[rules] = kind(rules)
     return cfg
 
 
