@@ -12,8 +12,8 @@ install:
 test: lint typecheck pytest
 
 lint:
-	$(PYTHON) -m ruff check src tests bench
-	$(PYTHON) -m ruff format --check src tests bench
+	$(PYTHON) -m ruff check src tests bench scripts
+	$(PYTHON) -m ruff format --check src tests bench scripts
 
 typecheck:
 	$(PYTHON) -m mypy
