@@ -18,8 +18,10 @@ import random
 from crazy_eights.bots import make_bot
 from crazy_eights.bots.heuristic import prefer_calls
 from crazy_eights.bots.ismcts import _greedy
+from crazy_eights.bots.knowledge import knowledge_from_view
 from crazy_eights.engine import Rules, new_game
 from crazy_eights.engine.game import Game
+from crazy_eights.engine.worlds import WorldBuilder
 from crazy_eights.sim.report import wilson
 
 
@@ -40,16 +42,30 @@ def finish(game: Game, seat: int, rng: random.Random) -> float:
     return float(result.winner == seat)
 
 
-def oracle_move(game: Game, seat: int, rollouts: int, rng: random.Random) -> object:
+def oracle_move(
+    game: Game, seat: int, rollouts: int, rng: random.Random, see: str = "all"
+) -> object:
+    """The move that won most rollouts; ``see``: what the rollouts start from, the
+    table itself (``all``), the table with the stock shuffled (``hands``), or hidden
+    cards dealt anew from what the seat knows (``none``: a fair flat Monte Carlo)."""
     moves = prefer_calls(game.legal_moves())
-    scores = []
-    for move in moves:
-        total = 0.0
-        for _ in range(rollouts):
-            copy = game.clone()
+    scores = [0.0] * len(moves)
+    if see == "none":
+        view = game.view(seat, log=True)
+        know = knowledge_from_view(view)
+        builder = WorldBuilder(game.rules.replace(mode="single"), view, check=False)
+    for _ in range(rollouts):
+        if see == "none":
+            hands, stock = know.sample(rng)
+            start = builder.build(hands=hands, stock=stock, seed=rng.getrandbits(62))
+        else:
+            start = game.clone()
+            if see == "hands":
+                rng.shuffle(start.stock)  # type: ignore[attr-defined]
+        for k, move in enumerate(moves):
+            copy = start.clone()
             copy.play(move)
-            total += finish(copy, seat, rng)
-        scores.append(total)
+            scores[k] += finish(copy, seat, rng)
     return moves[scores.index(max(scores))]
 
 
@@ -60,6 +76,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--rollouts", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--see", choices=("all", "hands", "none"), default="all")
     args = parser.parse_args()
     rules = Rules.preset(args.rules, players=args.players, mode="single")
     rng = random.Random(args.seed)
@@ -74,7 +91,7 @@ def main() -> None:
             assert seat is not None
             legal = game.legal_moves()
             if seat == me and len(prefer_calls(legal)) > 1:
-                move = oracle_move(game, me, args.rollouts, rng)
+                move = oracle_move(game, me, args.rollouts, rng, args.see)
             else:
                 move = bots[seat].choose(game.view(seat, log=True), legal)
             game.play(move)  # type: ignore[arg-type]
@@ -83,7 +100,10 @@ def main() -> None:
         wins += 1.0 / n if result.winner is None else float(result.winner == me)
         if (g + 1) % 20 == 0 or g + 1 == args.games:
             rate, low, high = wilson(wins, g + 1)
-            print(f"{g + 1} games: oracle wins {rate:.1%} [{low:.1%}, {high:.1%}]", flush=True)
+            print(
+                f"{g + 1} games: {args.see}: oracle wins {rate:.1%} [{low:.1%}, {high:.1%}]",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,14 @@ from types import ModuleType
 
 import pytest
 
-from crazy_eights.bots import evaluation
-from crazy_eights.bots.evaluation import FEATURES, shedding_features, weights_for, win_chances
+from crazy_eights.bots import evaluation, make_bot
+from crazy_eights.bots.evaluation import (
+    FEATURES,
+    leaf_chances,
+    shedding_features,
+    weights_for,
+    win_chances,
+)
 from crazy_eights.engine import Deal, Rules, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +71,27 @@ def test_win_chances_are_a_distribution_that_favours_fewer_cards() -> None:
     rows = [[3.0] + [0.0] * (len(FEATURES) - 1), [6.0] + [0.0] * (len(FEATURES) - 1)]
     chances = win_chances(rows, weights)
     assert sum(chances) == pytest.approx(1.0) and chances[0] > chances[1]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ultimate", "countdown"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_leaf_chances_equal_the_fitted_model_on_its_features(ruleset: str, players: int) -> None:
+    """ISMCTS's inlined scoring gives the model's chances in every position of a few
+    heuristic rounds."""
+    rules = Rules.preset(ruleset, players=players, mode="single")
+    weights = weights_for(ruleset, players)
+    checked = 0
+    for seed in range(12):
+        game = new_game(rules, seed)
+        bots = [make_bot("heuristic", seed=seed * 10 + s) for s in range(players)]
+        while not game.is_over:
+            expected = win_chances(shedding_features(game), weights)
+            assert leaf_chances(game, weights) == pytest.approx(expected, rel=1e-12)
+            checked += 1
+            seat = game.current_player
+            assert seat is not None
+            game.play(bots[seat].choose(game.view(seat, log=True), game.legal_moves()))
+    assert checked > 100
 
 
 def test_the_fitter_recovers_known_weights_from_simulated_outcomes() -> None:
