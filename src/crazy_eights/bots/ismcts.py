@@ -37,6 +37,7 @@ from .base import check_legal
 from .cycles import call_moves, score_cycles
 from .evaluation import leaf_chances, weights_for
 from .heuristic import HeuristicBot, prefer_calls, score_moves
+from .inference import world_log_weight
 from .knowledge import (
     CyclesKnowledge,
     Knowledge,
@@ -125,6 +126,9 @@ class IsmctsBot:
     it could play (``knowledge_from_view``). ``deviate`` (halving): play another move
     than the heuristic's favourite only when it beat the favourite on the worlds both
     were played in by more than that many standard errors (0: always the search's).
+    ``infer`` (halving, shedding rulesets): weigh each determinization by how likely
+    the opponents' plays since they last drew are with the hands it deals them, if
+    they chose as the heuristic does, with that sharpness (``inference.py``; 0: off).
     """
 
     name = "ismcts"
@@ -148,6 +152,8 @@ class IsmctsBot:
         opponents: str = "tree",
         kept_wilds: bool = False,
         deviate: float = 0.0,
+        infer: float = 0.0,
+        keep_draw: bool = False,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
@@ -174,6 +180,8 @@ class IsmctsBot:
         self.opponents = opponents
         self.kept_wilds = bool(kept_wilds)
         self.deviate = float(deviate)
+        self.infer = float(infer)
+        self.keep_draw = bool(keep_draw)
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
@@ -226,7 +234,8 @@ class IsmctsBot:
         self._bias = bias
         deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
         budget = self.iterations if deadline is None else 1 << 30
-        cached: list[Game] = []
+        cached: list[tuple[Game, float]] = []
+        infer = self.infer if isinstance(know, Knowledge) and any(know.recent) else 0.0
         self._cycles = cycles
         self._weights = weights_for(rules.ruleset, n)
         self._n = n
@@ -234,16 +243,22 @@ class IsmctsBot:
         self._points_matter = points_matter
         drawn = 0
 
-        def next_world() -> Game:
+        def next_world() -> tuple[Game, float]:
+            """A determinization and its weight (1 unless ``infer``)."""
             nonlocal drawn
             drawn += 1
             if self.worlds and len(cached) >= self.worlds:
-                return cached[drawn % self.worlds].clone()
+                world, weight = cached[drawn % self.worlds]
+                return world.clone(), weight
             hands, stock = know.sample(rng)
             world = builder.build(hands=hands, stock=stock, seed=rng.getrandbits(62))
+            weight = 1.0
+            if infer:
+                assert isinstance(know, Knowledge)
+                weight = math.exp(world_log_weight(know, hands, infer))
             if self.worlds:
-                cached.append(world.clone())
-            return world
+                cached.append((world.clone(), weight))
+            return world, weight
 
         best_move: Move | None
         if self.root == "halving":
@@ -254,7 +269,7 @@ class IsmctsBot:
             while it < budget:
                 if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
                     break
-                self._iterate(next_world(), root, root_moves)
+                self._iterate(next_world()[0], root, root_moves)
                 it += 1
             self.last_iterations = it
             best = max(
@@ -272,23 +287,30 @@ class IsmctsBot:
         self,
         moves: list[Move],
         root: Node,
-        next_world: Callable[[], Game],
+        next_world: Callable[[], tuple[Game, float]],
         budget: int,
         deadline: float | None,
     ) -> Move:
         """Sequential halving at the root over common determinizations: every world
         drawn is played once after each move still in the running (with the same rollout
         randomness), so moves are compared on the same cards; after each of the
-        ceil(log2(moves)) rounds the worse half by mean reward drops out. Below the
-        root each move keeps its own information-set tree."""
+        ceil(log2(moves)) rounds the worse half by mean reward drops out (each world
+        weighted by how likely the opponents' recent plays are in it, with ``infer``).
+        Below the root each move keeps its own information-set tree."""
         bias = self._bias
         running = sorted(moves, key=lambda m: -bias.get(m, 0.0))
         if self.candidates > 0:
-            running = running[: self.candidates]
+            kept = running[: self.candidates]
+            if self.keep_draw:
+                kept += [m for m in running[self.candidates :] if m.kind is MoveKind.DRAW]
+            running = kept
         me = root.player
         favourite = running[0]
         # each move's reward in each world it was played in, for the paired test below
         rewards: dict[Move, dict[int, float]] = {m: {} for m in running}
+        # weighted reward and weight per move (the plain sum and count unless ``infer``)
+        value_sum = dict.fromkeys(running, 0.0)
+        weight_sum = dict.fromkeys(running, 0.0)
         for m in running:
             root.children[m] = Node(m, me)
         rounds = max(1, math.ceil(math.log2(len(running))))
@@ -309,7 +331,7 @@ class IsmctsBot:
             while spent + len(running) <= round_budget:
                 if spent and deadline is not None and time.perf_counter() >= round_end:
                     break
-                world = next_world()
+                world, weight = next_world()
                 worlds += 1
                 offset = self.rng.randrange(STREAM)
                 for k, m in enumerate(running):
@@ -320,13 +342,15 @@ class IsmctsBot:
                     value = self._iterate(w, child, None)[me]  # counts the visit
                     child.reward += value
                     rewards[m][worlds] = value
+                    value_sum[m] += weight * value
+                    weight_sum[m] += weight
                 spent += len(running)
             it += spent
             if len(running) > 1:
                 ranked = sorted(
                     running,
                     key=lambda m: (
-                        root.children[m].reward / max(1, root.children[m].visits),
+                        value_sum[m] / weight_sum[m] if weight_sum[m] > 0 else 0.0,
                         bias.get(m, 0.0),
                     ),
                     reverse=True,

@@ -78,6 +78,12 @@ class Knowledge:
     constraints: list[list[Constraint]] = field(default_factory=list)
     played: list[list[Card]] = field(default_factory=list)
     """Cards each seat played this round (public)."""
+    recent: list[list[tuple[Card, int, Mask]]] = field(default_factory=list)
+    """Each opponent's plays since it last took a card, oldest first, where it had a
+    choice to make: (card, declared suit or -1, the cards that fitted before it: the
+    active suit and, unless a suit was declared, the top card's rank); see
+    ``inference.py``. Plays of a card just drawn and answers to a pending two are left
+    out."""
 
     # -- derived facts ------------------------------------------------------------------
 
@@ -245,6 +251,7 @@ def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Kn
         points_matter=not countdown,
         constraints=[[] for _ in range(n)],
         played=[[] for _ in range(n)],
+        recent=[[] for _ in range(n)],
     )
     _read_log(know, view.get("log") or [], kept_wilds=kept_wilds)
     return know
@@ -256,9 +263,11 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: boo
     suit = 0
     declared = False
     pending = False
+    drew: int | None = None  # the seat whose draw was the last event
     for event in log:
         kind = event["type"]
         seat = event.get("seat")
+        just_drew, drew = drew, None
         if kind == "starter":
             top = _card(event["cards"][0])
             suit = top >> 4
@@ -275,10 +284,14 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: boo
                 if c.mask & bit and c.allowance > 0:
                     c.allowance -= 1
             wild = know.wild[seat]
-            kept = kept_wilds and seat != know.seat and not pending
-            if kept and wild >> card & 1 and top is not None:
+            chose = seat != know.seat and not pending and top is not None
+            if chose and top is not None:
                 playable = SUIT_MASK[suit] | (0 if declared else RANK_MASK[top & 15])
-                know.constraints[seat].append(Constraint(playable & ~wild, 0))
+                if kept_wilds and wild >> card & 1:
+                    know.constraints[seat].append(Constraint(playable & ~wild, 0))
+                if just_drew != seat:
+                    named = SUITS.index(event["declared"]) if "declared" in event else -1
+                    know.recent[seat].append((card, named, playable))
             top = card
             if "declared" in event:
                 suit = SUITS.index(event["declared"])
@@ -288,6 +301,8 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: boo
                 declared = False
             pending = (card & 15) == 1 and know.rules.twos_stack
         elif kind in ("drew", "penalty") and seat is not None:
+            know.recent[seat].clear()
+            drew = seat if kind == "drew" else None
             count = int(event.get("count", 0))
             for c in know.constraints[seat]:
                 c.allowance += count
