@@ -153,7 +153,6 @@ class IsmctsBot:
         kept_wilds: bool = False,
         deviate: float = 0.0,
         infer: float = 0.0,
-        keep_draw: bool = False,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
@@ -181,7 +180,6 @@ class IsmctsBot:
         self.kept_wilds = bool(kept_wilds)
         self.deviate = float(deviate)
         self.infer = float(infer)
-        self.keep_draw = bool(keep_draw)
         self.last_iterations = 0
         self.last_seconds = 0.0
         self._fallback = HeuristicBot(seed=seed)
@@ -300,10 +298,7 @@ class IsmctsBot:
         bias = self._bias
         running = sorted(moves, key=lambda m: -bias.get(m, 0.0))
         if self.candidates > 0:
-            kept = running[: self.candidates]
-            if self.keep_draw:
-                kept += [m for m in running[self.candidates :] if m.kind is MoveKind.DRAW]
-            running = kept
+            running = running[: self.candidates]
         me = root.player
         favourite = running[0]
         # each move's reward in each world it was played in, for the paired test below
