@@ -27,66 +27,106 @@ _W = Weights()
 _FLOOR = -50.0
 
 
+class _Seat:
+    """One opponent's recent plays prepared for scoring many hands at ``beta``: the
+    factors ``exp(beta * term)`` of the terms that do not depend on the hand."""
+
+    __slots__ = ("per_card", "per_declare", "per_length", "per_wild", "plays", "wild")
+
+    def __init__(self, know: Knowledge, seat: int, beta: float) -> None:
+        w = _W
+        wild = know.wild[seat]
+        actions = bool(know.rules.action_cards) and know.rules.ruleset != "countdown"
+        ace = int(know.rules.ace_points or 1)
+        points = w.points if know.points_matter else 0.0
+        self.wild = wild
+        # (card, its bit, declared suit or -1, plain cards that fitted)
+        self.plays = [(c, 1 << c, d, follow & ~wild) for c, d, follow in know.recent[seat]]
+        per_card: list[float] = []
+        per_wild: list[float] = []
+        for c in range(64):
+            base = points * shedding_points(c, ace_points=ace) if c & 15 < 13 else 0.0
+            bonus = 0.0
+            if actions and (c & 15) == QUEEN:
+                bonus = w.skip
+            elif actions and (c & 15) == TWO:
+                bonus = w.two
+            per_card.append(math.exp(beta * (base + w.play + bonus)))
+            per_wild.append(math.exp(beta * (base + w.wild)))
+        self.per_card = per_card
+        self.per_wild = per_wild
+        # a plain card of a suit with k cards held (itself included)
+        self.per_length = [
+            math.exp(beta * w.suit_length * min(max(k - 1, 0), 3)) for k in range(27)
+        ]
+        # declaring a suit of which k plain cards are held
+        self.per_declare = [
+            math.exp(beta * (w.declare_own * k + (w.declare_void if k == 0 else 0.0)))
+            for k in range(27)
+        ]
+
+
+def _prepared(know: Knowledge, seat: int, beta: float) -> _Seat:
+    cache: dict[tuple[int, float], _Seat] = know.__dict__.setdefault("_inference_cache", {})
+    got = cache.get((seat, beta))
+    if got is None:
+        got = cache[(seat, beta)] = _Seat(know, seat, beta)
+    return got
+
+
 def play_log_likelihood(know: Knowledge, seat: int, hand: Mask, beta: float) -> float:
     """Log-probability (up to a constant per position) that ``seat``, holding ``hand``
     now (a card mask, both packs' bits), made its recent plays, each a softmax over the
     plays it had then. 0 when it made none."""
-    recent = know.recent[seat]
-    if not recent:
+    if not know.recent[seat]:
         return 0.0
-    wild = know.wild[seat]
-    actions = bool(know.rules.action_cards) and know.rules.ruleset != "countdown"
-    ace = int(know.rules.ace_points or 1)
-    points = _W.points if know.points_matter else 0.0
+    prep = _prepared(know, seat, beta)
+    wild = prep.wild
+    per_card = prep.per_card
+    per_wild = prep.per_wild
+    per_length = prep.per_length
+    per_declare = prep.per_declare
+    out_factor = math.exp(beta * _W.out_with_wild)
     held = kinds_of(hand)
     total = 0.0
     # newest first: the hand before each play is the one after it plus the card
-    for card, declared, follow in reversed(recent):
-        held |= 1 << card
-        plain = held & follow & ~wild
+    for card, bit, declared, fitting in reversed(prep.plays):
+        held |= bit
+        plain = held & fitting
         wilds = held & wild
-        options = plain | wilds
-        if options.bit_count() < 2 and not wilds:
-            continue  # no choice to read (one plain card)
-        suits = [(held & ~wild & SUIT_MASK[s]).bit_count() for s in range(4)]
+        if not wilds and not plain & (plain - 1):
+            continue  # one plain card and no wild: no choice to read
+        flat = held & ~wild
+        lengths = [per_length[(flat & SUIT_MASK[s]).bit_count()] for s in range(4)]
+        only = flat.bit_count() == 1  # a plain card played leaves only wild cards
         size = held.bit_count()
+        mass = 0.0
         chosen = 0.0
-        scores: list[float] = []
-        mask = options
+        mask = plain
         while mask:
             low = mask & -mask
             c = low.bit_length() - 1
             mask ^= low
-            base = points * shedding_points(c, ace_points=ace)
-            if wilds & low:
-                left = size - 1
-                for s in range(4):
-                    mine = suits[s]
-                    score = base + _W.wild + _W.declare_own * mine
-                    if mine == 0:
-                        score += _W.declare_void
-                    if left <= 1:
-                        score += _W.out_with_wild
-                    scores.append(score)
-                    if c == card and s == declared:
-                        chosen = score
-            else:
-                s = c >> 4
-                score = base + _W.play + _W.suit_length * min(suits[s] - 1, 3)
-                if actions:
-                    rank = c & 15
-                    if rank == QUEEN:
-                        score += _W.skip
-                    elif rank == TWO:
-                        score += _W.two
-                if (held & ~low & ~wild) == 0 and size > 1:
-                    score += _W.out_with_wild
-                scores.append(score)
-                if c == card:
-                    chosen = score
-        top = max(scores)
-        norm = sum(math.exp(beta * (x - top)) for x in scores)
-        total += beta * (chosen - top) - math.log(norm)
+            x = per_card[c] * lengths[c >> 4]
+            if only and size > 1:
+                x *= out_factor
+            mass += x
+            if c == card:
+                chosen = x
+        if wilds:
+            declares = [per_declare[(flat & SUIT_MASK[s]).bit_count()] for s in range(4)]
+            spread = sum(declares)
+            out = out_factor if size <= 2 else 1.0
+            mask = wilds
+            while mask:
+                low = mask & -mask
+                c = low.bit_length() - 1
+                mask ^= low
+                x = per_wild[c] * out
+                mass += x * spread
+                if c == card and declared >= 0:
+                    chosen = x * declares[declared]
+        total += math.log(chosen / mass) if chosen > 0.0 else _FLOOR
     return max(total, _FLOOR)
 
 
