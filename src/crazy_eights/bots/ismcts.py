@@ -128,7 +128,8 @@ class IsmctsBot:
     were played in by more than that many standard errors (0: always the search's).
     ``infer`` (halving, shedding rulesets): weigh each determinization by how likely
     the opponents' plays since they last drew are with the hands it deals them, if
-    they chose as the heuristic does, with that sharpness (``inference.py``; 0: off).
+    they chose as the heuristic does, with that sharpness (``inference.py``; default
+    0.5; 0: off).
     """
 
     name = "ismcts"
@@ -152,7 +153,7 @@ class IsmctsBot:
         opponents: str = "tree",
         kept_wilds: bool = False,
         deviate: float = 0.0,
-        infer: float = 0.0,
+        infer: float = 0.5,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}; got {rollout!r}")
