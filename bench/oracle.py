@@ -1,13 +1,17 @@
 """How much seeing every card is worth: an oracle against heuristic bots.
 
     python bench/oracle.py [--rules classic] [--players 4] [--games 100] [--rollouts 30]
+                           [--see all|hands|none]
 
-The oracle is not a bot (it reads the table's state, every hand and the stock's order):
-at each decision with a choice it plays each legal move on a copy of the game and
-finishes the round ``--rollouts`` times with the greedy rollout policy of ISMCTS (one
-move in ten random), then plays the move that won most. The other seats are heuristic
-bots; seats rotate and every deal is played from each seat. Against this figure, a fair
-player's win rate shows how much of the gap to the oracle is information.
+The oracle is not a bot (with ``--see all`` it reads the table's state, every hand and
+the stock's order): at each decision with a choice it plays each legal move on a copy of
+the game and finishes the round ``--rollouts`` times with the greedy rollout policy of
+ISMCTS (one move in ten random), then plays the move that won most. ``--see hands``
+shuffles the stock before each rollout (it knows the hands, not what it will draw);
+``--see none`` deals the hidden cards anew from what its seat knows, a fair flat Monte
+Carlo player. The other seats are heuristic bots; seats rotate and every deal is played
+from each seat. Between the three, a fair player's win rate shows how much of the gap
+is information and which information.
 """
 
 from __future__ import annotations
