@@ -106,8 +106,9 @@ class Node:
 class IsmctsBot:
     """ISMCTS with a budget of ``iterations`` per move, or of ``time_ms`` if given.
 
-    ``rollout``: ``"heuristic"`` (default; a cheap greedy policy: call last card, play a
-    card that is not wild, a wild card to the suit held most, else draw) or ``"random"``.
+    ``rollout``: ``"suits"`` (default; a cheap greedy policy: call last card, play a card
+    that is not wild from the suit held most, a wild card to the suit held most, else
+    draw), ``"heuristic"`` (the same, any card that is not wild) or ``"random"``.
     ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
     samples that many determinizations and then reuses them in turn (0: a fresh one
     every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
