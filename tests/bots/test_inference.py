@@ -79,9 +79,11 @@ def test_the_true_hands_are_likelier_than_random_deals(name: str, players: int) 
             view = game.view(seat, log=True)
             know = knowledge_from_view(view)
             if any(know.recent):
-                true = [game.hand(s) for s in range(players)]  # type: ignore[attr-defined]
-                mine = world_log_weight(know, [[parse_card(c) for c in h] for h in true], 0.25)
-                dealt = [world_log_weight(know, know.sample(rng)[0], 0.25) for _ in range(10)]
+                mine = world_log_weight(know, game.hands, 0.25)
+                dealt = [
+                    world_log_weight(know, [hand_mask(h) for h in know.sample(rng)[0]], 0.25)
+                    for _ in range(10)
+                ]
                 ahead += mine > sum(dealt) / len(dealt)
                 total += 1
             game.play(bots[seat].choose(view, game.legal_moves()))

@@ -17,8 +17,9 @@ preference against anyone else.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-from crazy_eights.engine.cards import COPY, SUIT_MASK, Card, Mask, shedding_points
+from crazy_eights.engine.cards import SUIT_MASK, Mask, shedding_points
 
 from .heuristic import QUEEN, TWO, Weights
 from .knowledge import Knowledge, kinds_of
@@ -130,17 +131,14 @@ def play_log_likelihood(know: Knowledge, seat: int, hand: Mask, beta: float) -> 
     return max(total, _FLOOR)
 
 
-def world_log_weight(know: Knowledge, hands: list[list[Card]], beta: float) -> float:
-    """The sum of ``play_log_likelihood`` over the opponents for a dealt set of hands."""
+def world_log_weight(know: Knowledge, hands: Sequence[Mask], beta: float) -> float:
+    """The sum of ``play_log_likelihood`` over the opponents for the hands (card masks,
+    by seat) that a determinization deals."""
     total = 0.0
+    recent = know.recent
     for seat in range(know.players):
-        if seat == know.seat or not know.recent[seat]:
-            continue
-        mask = 0
-        for c in hands[seat]:
-            bit = 1 << c
-            mask |= (bit << COPY) if mask & bit else bit
-        total += play_log_likelihood(know, seat, mask, beta)
+        if seat != know.seat and recent[seat]:
+            total += play_log_likelihood(know, seat, hands[seat], beta)
     return total
 
 

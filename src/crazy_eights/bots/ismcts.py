@@ -2,7 +2,8 @@
 
 Each iteration samples a determinization (the hidden cards dealt consistently with what
 the seat knows: counts, cards seen, suits and wilds an opponent has shown it lacks; see
-``knowledge.py``), builds a playable world from the view (``engine/worlds.py``), walks
+``knowledge.py``) and weighs it by how likely it makes the opponents' recent plays
+(``inference.py``), builds a playable world from the view (``engine/worlds.py``), walks
 the one shared tree with UCB restricted to the moves legal in that world (counting each
 child's availability), expands one move, plays a short rollout and backs up a reward
 per seat.
@@ -255,7 +256,7 @@ class IsmctsBot:
             weight = 1.0
             if infer:
                 assert isinstance(know, Knowledge)
-                weight = math.exp(world_log_weight(know, hands, infer))
+                weight = math.exp(world_log_weight(know, world.hands, infer))
             if self.worlds:
                 cached.append((world.clone(), weight))
             return world, weight
