@@ -43,17 +43,29 @@ _S0, _S1, _S2, _S3 = SUIT_MASK
 _COUNTS_ONLY = (-0.5,) + (0.0,) * (len(FEATURES) - 1)
 
 
+def _position(world: Game) -> tuple[list[Mask], list[Mask], int | None, Mask, int, int]:
+    """What the features read from a shedding world: the hands, the wild masks, the
+    player to move, the cards that follow, the pending twos and the seat after the
+    player to move (-1 with two players)."""
+    hands: list[Mask] = world.hands
+    current = world.current_player
+    after = -1
+    if current is not None and len(hands) > 2:
+        after = (current + world.direction) % len(hands)  # type: ignore[attr-defined]
+    return (
+        hands,
+        world._wild,  # type: ignore[attr-defined]
+        current,
+        world.follow,  # type: ignore[attr-defined]
+        int(world.pending),  # type: ignore[attr-defined]
+        after,
+    )
+
+
 def shedding_features(world: Game) -> list[list[float]]:
     """One row of features per seat of a classic, ultimate or countdown world."""
-    hands: list[Mask] = world.hands
-    wild: list[Mask] = world._wild  # type: ignore[attr-defined]
+    hands, wild, current, follow, pending, after = _position(world)
     n = len(hands)
-    current = world.current_player
-    follow: Mask = world.follow  # type: ignore[attr-defined]
-    pending = int(world.pending)  # type: ignore[attr-defined]
-    after = -1
-    if current is not None and n > 2:
-        after = (current + world.direction) % n  # type: ignore[attr-defined]
     rows: list[list[float]] = []
     for seat in range(n):  # ints and bools: the dot product takes them as they are
         hand = hands[seat]
@@ -83,15 +95,8 @@ def leaf_chances(world: Game, weights: tuple[float, ...]) -> list[float]:
     ISMCTS scores every cut rollout with it, and the rows and the generic dot product
     cost as much as four engine moves. The terms are the features in their order
     (``test_evaluation`` checks that both give the same chances)."""
-    hands: list[Mask] = world.hands
-    wild: list[Mask] = world._wild  # type: ignore[attr-defined]
+    hands, wild, current, follow, pending, after = _position(world)
     n = len(hands)
-    current = world.current_player
-    follow: Mask = world.follow  # type: ignore[attr-defined]
-    pending = int(world.pending)  # type: ignore[attr-defined]
-    after = -1
-    if current is not None and n > 2:
-        after = (current + world.direction) % n  # type: ignore[attr-defined]
     w_cards, w_wilds, w_move, w_next, w_pending, w_suits, w_follow, w_last, w_twos = weights
     scores: list[float] = []
     for seat in range(n):
