@@ -70,7 +70,7 @@ class _Stream:
 
     Sequential halving plays every move still in the running on the same world with
     the same rollout randomness; rewinding this stream to the world's offset costs two
-    assignments where reseeding a ``random.Random`` costs ~10 microseconds (a sixth of
+    assignments where reseeding a ``random.Random`` costs ~10 microseconds (about 7% of
     an iteration)."""
 
     __slots__ = ("pos", "values")
@@ -129,7 +129,7 @@ class IsmctsBot:
     than the heuristic's favourite only when it beat the favourite on the worlds both
     were played in by more than that many standard errors (0: always the search's).
     ``infer`` (halving, shedding rulesets): weigh each determinization by how likely
-    the opponents' plays since they last drew are with the hands it deals them, if
+    the opponents' plays since they last took a card are with the hands it deals them, if
     they chose as the heuristic does, with that sharpness (``inference.py``; default
     0.5; 0: off).
     """
