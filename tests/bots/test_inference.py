@@ -96,3 +96,5 @@ def test_inference_plays_legal_moves_and_can_be_turned_off() -> None:
     bot = IsmctsBot(seed=1, iterations=120, infer=0.0)
     for game, seat, legal in random_positions(Rules.preset("ultimate", players=3), 6, seed=2):
         assert bot.choose(game.view(seat, log=True), legal) in legal
+    with pytest.raises(ValueError, match="infer"):
+        IsmctsBot(seed=1, infer=5.0)

@@ -130,8 +130,8 @@ class IsmctsBot:
     were played in by more than that many standard errors (0: always the search's).
     ``infer`` (halving, shedding rulesets): weigh each determinization by how likely
     the opponents' plays since they last took a card are with the hands it deals them, if
-    they chose as the heuristic does, with that sharpness (``inference.py``; default
-    0.5; 0: off).
+    they chose as the heuristic does, with that sharpness (``inference.py``; 0 to 2,
+    default 0.5; 0: off).
     """
 
     name = "ismcts"
@@ -182,6 +182,8 @@ class IsmctsBot:
         self.opponents = opponents
         self.kept_wilds = bool(kept_wilds)
         self.deviate = float(deviate)
+        if not 0.0 <= float(infer) <= 2.0:
+            raise ValueError(f"infer must be between 0 and 2; got {infer!r}")
         self.infer = float(infer)
         self.last_iterations = 0
         self.last_seconds = 0.0
