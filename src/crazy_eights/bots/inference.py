@@ -32,7 +32,7 @@ class _Seat:
     """One opponent's recent plays prepared for scoring many hands at ``beta``: the
     factors ``exp(beta * term)`` of the terms that do not depend on the hand."""
 
-    __slots__ = ("per_card", "per_declare", "per_length", "per_wild", "plays", "wild")
+    __slots__ = ("out", "per_card", "per_declare", "per_length", "per_wild", "plays", "wild")
 
     def __init__(self, know: Knowledge, seat: int, beta: float) -> None:
         w = _W
@@ -55,6 +55,7 @@ class _Seat:
             per_card.append(math.exp(beta * (base + w.play + bonus)))
             per_wild.append(math.exp(beta * (base + w.wild)))
         self.per_card = per_card
+        self.out = math.exp(beta * w.out_with_wild)  # going out on wild cards
         self.per_wild = per_wild
         # a plain card of a suit with k cards held (itself included)
         self.per_length = [
@@ -87,7 +88,7 @@ def play_log_likelihood(know: Knowledge, seat: int, hand: Mask, beta: float) -> 
     per_wild = prep.per_wild
     per_length = prep.per_length
     per_declare = prep.per_declare
-    out_factor = math.exp(beta * _W.out_with_wild)
+    out_factor = prep.out
     held = kinds_of(hand)
     total = 0.0
     # newest first: the hand before each play is the one after it plus the card

@@ -308,8 +308,8 @@ class IsmctsBot:
         favourite = running[0]
         # each move's reward in each world it was played in, for the paired test below
         rewards: dict[Move, dict[int, float]] = {m: {} for m in running}
-        # weighted reward and weight per move (the plain sum and count unless ``infer``)
-        value_sum = dict.fromkeys(running, 0.0)
+        # each move's summed weight of worlds (its child's reward is the weighted sum of
+        # its values: the plain sum and the visits unless ``infer``)
         weight_sum = dict.fromkeys(running, 0.0)
         for m in running:
             root.children[m] = Node(m, me)
@@ -340,9 +340,8 @@ class IsmctsBot:
                     w.play(m)
                     child = root.children[m]
                     value = self._iterate(w, child, None)[me]  # counts the visit
-                    child.reward += value
+                    child.reward += weight * value
                     rewards[m][worlds] = value
-                    value_sum[m] += weight * value
                     weight_sum[m] += weight
                 spent += len(running)
             it += spent
@@ -350,7 +349,7 @@ class IsmctsBot:
                 ranked = sorted(
                     running,
                     key=lambda m: (
-                        value_sum[m] / weight_sum[m] if weight_sum[m] > 0 else 0.0,
+                        root.children[m].reward / weight_sum[m] if weight_sum[m] > 0 else 0.0,
                         bias.get(m, 0.0),
                     ),
                     reverse=True,

@@ -284,17 +284,16 @@ def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: boo
                 if c.mask & bit and c.allowance > 0:
                     c.allowance -= 1
             wild = know.wild[seat]
-            chose = seat != know.seat and not pending and top is not None
-            if chose and top is not None:
+            named = SUITS.index(event["declared"]) if "declared" in event else -1
+            if seat != know.seat and not pending and top is not None:
                 playable = SUIT_MASK[suit] | (0 if declared else RANK_MASK[top & 15])
                 if kept_wilds and wild >> card & 1:
                     know.constraints[seat].append(Constraint(playable & ~wild, 0))
                 if just_drew != seat:
-                    named = SUITS.index(event["declared"]) if "declared" in event else -1
                     know.recent[seat].append((card, named, playable))
             top = card
-            if "declared" in event:
-                suit = SUITS.index(event["declared"])
+            if named >= 0:
+                suit = named
                 declared = True
             else:
                 suit = card >> 4
