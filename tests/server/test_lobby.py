@@ -100,7 +100,7 @@ def test_static_client_is_served_at_the_root(client: TestClient) -> None:
 
 
 def test_bot_names_number_only_levels_that_repeat() -> None:
-    from crazy_eights.server.tables import bot_names
+    from crazy_eights.server.table.seats import bot_names
 
     levels = [None, "heuristic", "random", "heuristic", None]
     assert bot_names(levels) == [None, "Heuristic bot 1", "Random bot", "Heuristic bot 2", None]

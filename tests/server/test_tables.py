@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server.protocol import ServerMessage
+from crazy_eights.server.table.ops import Timeout
 
 from .conftest import as_, guest, make_table, until
 
@@ -61,10 +62,10 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
     checked = {"messages": 0}
     leaks: list[str] = []
 
-    def audit(actor: Any, seat: int | None, text: str) -> None:
+    def audit(table: str, seat: int | None, text: str) -> None:
         try:
             _server_message.validate_json(text)  # every message is a well-formed one
-            game = actor.game
+            game = actor_of(client, table).game
             if game is None or game.is_over:  # hands are shown when the game ends
                 return
             visible = set(game.view(None)["discard"])
@@ -272,7 +273,7 @@ def test_timeouts_bring_a_stand_in_bot_and_a_reconnect_takes_the_seat_back(
                 break
             current = actor.game.current_player
             if current == 1:
-                run(client, lambda: actor.ask(lambda: actor._on_timeout(actor.version)))
+                run(client, lambda: actor.request(Timeout(actor.version)))
             elif current == 0:
                 version = actor.version
                 move = actor.game.legal_moves()[0].text

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -21,9 +20,10 @@ from .botpool import BotPool
 from .errors import ApiError
 from .security import OriginMiddleware
 from .settings import ServerSettings
-
-if TYPE_CHECKING:
-    from .tables import TableActor
+from .table.actor import TableDeps
+from .table.fanout import Audit, LocalFanout, LocalSockets
+from .table.store import SqlTableStore
+from .tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -32,24 +32,41 @@ PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Crazy Eights</title
 <h1>Crazy Eights card room</h1><p>The browser client is not installed here.
 The API is described at <a href="/docs">/docs</a>.</p>"""
 
-Audit = Callable[["TableActor", int | None, str], None]
-
 
 class Room:
     """Everything one card-room process shares: settings, database, tables, lobby, bots."""
 
     def __init__(self, settings: ServerSettings) -> None:
-        from .tables import Tables
-
         self.settings = settings
         self.engine = db.make_engine(settings.sqlalchemy_url())
         self.writer = db.Writer(self.engine)
         self.accounts = auth.Accounts(self)
-        self.tables = Tables(self)
-        self.lobby = lobby.Lobby(self, lobby.MemoryBus())
+        self.store = SqlTableStore(self.engine, self.writer)
+        self.sockets = LocalSockets()
+        self.fanout = LocalFanout(self.sockets)
         self.bots = BotPool(settings.bot_workers)
-        self.audit: Audit | None = None
+        self.lobby = lobby.Lobby(self, lobby.MemoryBus())
+        self.table_deps = TableDeps(
+            store=self.store,
+            fanout=self.fanout,
+            thinker=self.bots,
+            bot_account=self.accounts.bot_account,
+            changed=self.lobby.table_changed,
+            idle=lambda actor: self.tables.unload(actor),
+            bot_delay=settings.bot_delay,
+            grace_seconds=settings.grace_seconds,
+        )
+        self.tables = Tables(lambda: self.table_deps)
         self.dummy_hash = ""
+
+    @property
+    def audit(self) -> Audit | None:
+        """A test hook that sees every message a table sends (table id, seat, text)."""
+        return self.fanout.audit
+
+    @audit.setter
+    def audit(self, audit: Audit | None) -> None:
+        self.fanout.audit = audit
 
     async def open(self) -> None:
         url = make_url(self.settings.sqlalchemy_url())

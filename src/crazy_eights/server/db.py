@@ -255,7 +255,7 @@ class Writer:
     def __init__(self, engine: AsyncEngine, *, batch: int = 500) -> None:
         self._engine = engine
         self._batch = batch
-        self._queue: asyncio.Queue[tuple[sa.Table, dict[str, Any], asyncio.Future[None] | None]]
+        self._queue: asyncio.Queue[_Item]
         self._queue = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._sink: _SqliteSink | None = None
@@ -298,23 +298,51 @@ class Writer:
             items = [await self._queue.get()]
             while len(items) < self._batch and not self._queue.empty():
                 items.append(self._queue.get_nowait())
-            grouped: dict[sa.Table, list[dict[str, Any]]] = {}
-            for table, row, _ in items:
-                grouped.setdefault(table, []).append(row)
-            error: BaseException | None = None
             try:
-                await self._insert(grouped)
+                await self._insert(_grouped(items))
                 self.commits += 1
-            except Exception as exc:  # a batch fails as a whole; each waiter hears why
-                log.exception("database write failed")
-                error = exc
-            for _, _, future in items:
-                if future is None or future.done():
-                    continue
-                if error is None:
-                    future.set_result(None)
+            except Exception as exc:
+                if len(items) == 1:
+                    log.exception("database write failed")
+                    _settle(items, exc)
                 else:
-                    future.set_exception(error)
+                    await self._one_by_one(items)
+            else:
+                _settle(items, None)
+
+    async def _one_by_one(self, items: list[_Item]) -> None:
+        """After a failed batch, each row in a transaction of its own: one bad row (a
+        move number taken, say) must not cost the other tables in the batch theirs."""
+        for item in items:
+            try:
+                await self._insert(_grouped([item]))
+                self.commits += 1
+            except Exception as exc:
+                log.exception("database write failed")
+                _settle([item], exc)
+            else:
+                _settle([item], None)
+
+
+_Item = tuple[sa.Table, dict[str, Any], "asyncio.Future[None] | None"]
+
+
+def _grouped(items: list[_Item]) -> dict[sa.Table, list[dict[str, Any]]]:
+    grouped: dict[sa.Table, list[dict[str, Any]]] = {}
+    for table, row, _ in items:
+        grouped.setdefault(table, []).append(row)
+    return grouped
+
+
+def _settle(items: list[_Item], error: BaseException | None) -> None:
+    """Tell each waiter how its row fared."""
+    for _, _, future in items:
+        if future is None or future.done():
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 def now() -> float:

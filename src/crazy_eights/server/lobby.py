@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
@@ -19,12 +18,16 @@ from pydantic import BaseModel, Field, model_validator
 from crazy_eights.engine import RULESETS, Rules, RulesError
 
 from . import db
-from .auth import CurrentAccount, OptionalAccount, room_of
+from .auth import Account, CurrentAccount, OptionalAccount, room_of
 from .botpool import BOT_LEVELS
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
 from .security import origin_allowed
-from .tables import Spec, TableActor, bot_names
+from .table import ops
+from .table.actor import TableActor
+from .table.seats import bot_names
+from .table.store import Spec
+from .tables import TableHandle
 
 if TYPE_CHECKING:
     from .app import Room
@@ -93,6 +96,11 @@ class Lobby:
         ]
 
 
+def player(account: Account) -> ops.Player:
+    """An account as a table shows it."""
+    return ops.Player(id=account.id, name=account.display_name, avatar=account.avatar)
+
+
 class BotSeat(BaseModel):
     seat: int = Field(ge=0, le=20)
     level: str = Field(description=f"one of {', '.join(BOT_LEVELS)}")
@@ -138,11 +146,11 @@ def make_rules(data: dict[str, Any]) -> Rules:
 router = APIRouter(tags=["lobby"])
 
 
-def _live(request: Request, table_id: str) -> TableActor:
-    actor = room_of(request).tables.get(table_id)
-    if actor is None:
+async def _live(request: Request, table_id: str) -> TableHandle:
+    table = await room_of(request).tables.handle(table_id)
+    if table is None:
         raise ApiError(404, "no_table", "no such open or running table")
-    return actor
+    return table
 
 
 @router.get("/api/rulesets")
@@ -178,7 +186,7 @@ async def create_table(body: CreateTable, account: CurrentAccount, request: Requ
         takeover_after=body.takeover_after,
         bots=bots,
     )
-    actor = await room_of(request).tables.create(spec, account)
+    actor = await room_of(request).tables.create(spec, player(account))
     return actor.info(for_account=account.id)
 
 
@@ -188,11 +196,10 @@ async def get_table(
 ) -> TableInfo:
     """A table's seats and settings (private tables need their code or a seat)."""
     account_id = account.id if account else None
-    actor = room_of(request).tables.get(table_id)
-    if actor is not None:
-        if not actor.may_watch(account_id, code):
-            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
-        return actor.info(for_account=account_id)
+    table = await room_of(request).tables.handle(table_id)
+    if table is not None:
+        info: TableInfo = await table.request(ops.Describe(account_id, code))
+        return info
     return await _stored_info(room_of(request), table_id)
 
 
@@ -248,34 +255,37 @@ async def _stored_info(room: Room, table_id: str) -> TableInfo:
 @router.post("/api/tables/{table_id}/sit")
 async def sit(table_id: str, body: Sit, account: CurrentAccount, request: Request) -> TableInfo:
     """Take a seat (a free one when ``seat`` is left out)."""
-    actor = _live(request, table_id)
-    result: TableInfo = await actor.ask(lambda: actor.sit(account, body.seat, body.code))
+    table = await _live(request, table_id)
+    result: TableInfo = await table.request(ops.Sit(player(account), body.seat, body.code))
     return result
 
 
 @router.post("/api/tables/{table_id}/leave")
 async def leave(table_id: str, account: CurrentAccount, request: Request) -> TableInfo:
     """Give up your seat; leaving a running game counts as a loss and a bot finishes it."""
-    actor = _live(request, table_id)
-    result: TableInfo = await actor.ask(lambda: actor.leave(account.id))
+    table = await _live(request, table_id)
+    result: TableInfo = await table.request(ops.Leave(account.id))
     return result
 
 
 @router.post("/api/tables/{table_id}/start")
 async def start(table_id: str, account: CurrentAccount, request: Request) -> TableInfo:
     """Start the game now (creator only); empty seats get bots."""
-    actor = _live(request, table_id)
-    result: TableInfo = await actor.ask(lambda: actor.start(account.id))
+    table = await _live(request, table_id)
+    result: TableInfo = await table.request(ops.Start(account.id))
     return result
 
 
 @router.get("/api/invite/{code}")
 async def invite(code: str, request: Request, account: OptionalAccount) -> TableInfo:
     """The private table an invite code opens."""
-    actor = room_of(request).tables.by_invite(code)
-    if actor is None:
+    room = room_of(request)
+    table_id = await room.tables.find_invite(code) if len(code) <= 32 else None
+    table = None if table_id is None else await room.tables.handle(table_id)
+    if table is None:
         raise ApiError(404, "no_table", "no open table has this invite code")
-    return actor.info(for_account=account.id if account else None)
+    info: TableInfo = await table.request(ops.Describe(account.id if account else None, code))
+    return info
 
 
 @router.post("/api/quickplay")
@@ -292,10 +302,10 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
             and actor.rules.ruleset == rules.ruleset
             and (body.players is None or actor.rules.players == body.players)
             and actor.seat_of(account.id) is None
-            and any(not s.taken for s in actor.seats)
+            and bool(actor.seats.free())
         ):
             with contextlib.suppress(ApiError):
-                result: TableInfo = await actor.ask(partial(actor.sit, account, None, None))
+                result: TableInfo = await actor.request(ops.Sit(player(account)))
                 return result
     bots = {seat: "heuristic" for seat in range(1, rules.players)}
     spec = Spec(
@@ -306,7 +316,7 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
         takeover_after=2,
         bots=bots,
     )
-    actor = await room.tables.create(spec, account)
+    actor = await room.tables.create(spec, player(account))
     return actor.info(for_account=account.id)
 
 

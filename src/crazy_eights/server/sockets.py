@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import time
-from functools import partial
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .auth import COOKIE, room_of
-from .protocol import (
-    BackIn,
-    CallIn,
-    ChatIn,
-    HintIn,
-    MoveIn,
-    PingIn,
-    ProtocolError,
-    SyncIn,
-    parse_client,
-)
+from .connection import Conn
+from .protocol import ErrorOut, ProtocolError, parse_client
 from .security import origin_allowed
-from .tables import Conn
+from .table.members import Member
+from .table.ops import Join, Joined, Part, from_client
+from .tables import TableHandle
 
 RATE = 20.0  # messages a second per socket
 BURST = 40.0
@@ -58,62 +50,67 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         await ws.close(4003, "origin not allowed")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
-    account_id = account.id if account else None
-    actor = room.tables.get(table_id)
+    table = await room.tables.handle(table_id)
     await ws.accept()
-    if actor is None:
+    if table is None:
         await ws.close(4004, "no such open or running table")
         return
-    if not actor.may_watch(account_id, code):
-        await ws.close(4003, "private table: use its invite code")
-        return
-    conn = Conn(ws, account_id, account.display_name if account else "spectator")
-    await actor.ask(lambda: actor.connect(conn))
+    member = Member(
+        account_id=account.id if account else None,
+        name=account.display_name if account else "spectator",
+    )
+    conn = Conn(ws)
+    room.sockets.add(member.id, conn)
+    try:
+        joined: Joined = await table.request(Join(member, code))
+        if not joined.ok:
+            await conn.finish(joined.close_code)
+            return
+        try:
+            await _serve(ws, conn, member, table, table_id)
+        finally:
+            with contextlib.suppress(RuntimeError):
+                table.submit(Part(member.id))
+    finally:
+        room.sockets.remove(member.id)
+
+
+async def _serve(
+    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str
+) -> None:
+    """Read the socket until it closes: limits, parsing, and operations to the table."""
     bucket = Bucket(RATE, BURST)
     bad = flood = 0
-    try:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
-                break
+                return
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
             if not bucket.take():
                 flood += 1
-                actor._error(conn, "rate_limited", f"at most {RATE:g} messages a second")
+                conn.send(_error(table_id, "rate_limited", f"at most {RATE:g} messages a second"))
                 if flood > MAX_FLOOD:
                     await conn.finish(1008)
-                    break
+                    return
                 continue
             try:
                 msg = parse_client(raw)
             except ProtocolError as exc:
-                actor._error(conn, exc.code, exc.reason)
+                conn.send(_error(table_id, exc.code, exc.reason))
                 if exc.code == "too_large":
                     await conn.finish(1009)
-                    break
+                    return
                 bad += 1
                 if bad > MAX_BAD:
                     await conn.finish(1008)
-                    break
+                    return
                 continue
-            if isinstance(msg, MoveIn):
-                actor.post(partial(actor.on_move, conn, msg.seq, msg.move))
-            elif isinstance(msg, ChatIn):
-                actor.post(partial(actor.on_chat, conn, msg.text))
-            elif isinstance(msg, CallIn):
-                actor.post(lambda: actor.on_call(conn))
-            elif isinstance(msg, HintIn):
-                actor.post(lambda: actor.on_hint(conn))
-            elif isinstance(msg, SyncIn):
-                actor.post(lambda: actor.sync(conn))
-            elif isinstance(msg, BackIn):
-                actor.post(lambda: actor.back(conn))
-            elif isinstance(msg, PingIn):
-                actor.post(partial(actor.ping, conn, msg.t))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        with contextlib.suppress(RuntimeError):
-            actor.post(lambda: actor.disconnect(conn))
+            table.submit(from_client(member.id, msg))
+
+
+def _error(table_id: str, code: str, reason: str) -> str:
+    """An error the socket answers itself (limits and parsing), before any table sees it."""
+    return ErrorOut(table=table_id, code=code, reason=reason).model_dump_json()

@@ -6,28 +6,22 @@ last. Bot levels have accounts of their own, so they are rated in the same pool 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
-from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from crazy_eights.engine import RULESETS, Rules, new_game
 
-from . import db
+from . import db, ratings
 from .auth import OptionalAccount
 from .errors import ApiError
+from .ratings import ordinal
 
 if TYPE_CHECKING:
     from .app import Room
-
-MODEL = PlackettLuce()
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative skill estimate leaderboards sort by."""
-    return mu - 3 * sigma
 
 
 async def record_game(
@@ -40,58 +34,23 @@ async def record_game(
 ) -> None:
     """Add a finished game to each player's record (and rating, when the table is rated).
 
-    ``seats`` is (seat, account, left). An account on several seats (two bots of one
-    level) counts once, at its best place.
+    ``seats`` is (seat, account, left); ``ratings`` does the maths.
     """
-    standings: list[int] = result["standings"]
-    place = {seat: i for i, seat in enumerate(standings)}
-    last = len(standings)
-    best: dict[int, tuple[int, int, bool]] = {}  # account -> (rank, seat, won)
-    for seat, account, left in seats:
-        if account is None:
-            continue
-        rank = last if left else place.get(seat, last)
-        won = not left and result.get("winner") == seat
-        old = best.get(account)
-        if old is None or rank < old[0]:
-            best[account] = (rank, seat, won or (old is not None and old[2]))
-    if not best:
+    placed = ratings.placings(seats, result)
+    if not placed:
         return
-    ids = list(best)
-    rows = {
-        r.account_id: r
-        for r in (
-            await conn.execute(
-                sa.select(db.records).where(
-                    db.records.c.ruleset == ruleset, db.records.c.account_id.in_(ids)
-                )
+    rows = (
+        await conn.execute(
+            sa.select(db.records).where(
+                db.records.c.ruleset == ruleset, db.records.c.account_id.in_(list(placed))
             )
-        ).all()
-    }
-    ratings = {
-        a: MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) if a in rows else MODEL.rating()
-        for a in ids
-    }
-    if rated and len(ids) > 1:
-        new = MODEL.rate([[ratings[a]] for a in ids], ranks=[best[a][0] for a in ids])
-        ratings = {a: team[0] for a, team in zip(ids, new, strict=True)}
-    points: list[int] = result.get("points") or []
-    for account in ids:
-        _, seat, won = best[account]
-        gained = int(points[seat]) if seat < len(points) else 0
-        old = rows.get(account)
-        streak = (old.streak if old else 0) + 1 if won else 0
-        values = {
-            "games": (old.games if old else 0) + 1,
-            "wins": (old.wins if old else 0) + int(won),
-            "points": (old.points if old else 0) + gained,
-            "streak": streak,
-            "best_streak": max(old.best_streak if old else 0, streak),
-            "rated_games": (old.rated_games if old else 0) + int(rated),
-            "mu": ratings[account].mu,
-            "sigma": ratings[account].sigma,
-        }
-        if old is None:
+        )
+    ).all()
+    old = {r.account_id: _record(r) for r in rows}
+    new = ratings.after_game(old, placed, rated=rated, points=result.get("points") or [])
+    for account, record in new.items():
+        values = dataclasses.asdict(record)
+        if account not in old:
             await conn.execute(
                 db.records.insert().values(account_id=account, ruleset=ruleset, **values)
             )
@@ -101,6 +60,12 @@ async def record_game(
                 .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
                 .values(**values)
             )
+
+
+def _record(row: Any) -> ratings.Record:
+    return ratings.Record(
+        **{f.name: getattr(row, f.name) for f in dataclasses.fields(ratings.Record)}
+    )
 
 
 def record_out(row: Any) -> dict[str, Any]:

@@ -1,0 +1,671 @@
+"""The table actor: one asyncio task per live table owns its game and runs its operations.
+
+Everything that changes a table (a move, a seat taken, a timer running out, a bot's
+answer) is an operation (``ops``) run one at a time by the table's task, so two racing
+moves can never both be accepted. An accepted move is made durable by the ``TableStore``
+before the ``Fanout`` carries it to anyone; a table is rebuilt anywhere from its rules,
+seed and moves (RULES G4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from crazy_eights.engine import TIMEOUT, Game, IllegalMove, Move, MoveSyntaxError, new_game, replay
+
+from .. import db
+from ..errors import ApiError
+from ..protocol import (
+    MAX_CHAT,
+    CalledOut,
+    ErrorOut,
+    HintOut,
+    PongOut,
+    TableInfo,
+    TableOut,
+    calls_last_card,
+)
+from ..protocol import _Server as ServerMessage
+from . import messages
+from .bots import BotTurns, HintDesk, Thinker
+from .chat import ChatRoom
+from .clock import GraceTimers, TurnClock
+from .fanout import Fanout
+from .members import Member, Members
+from .ops import (
+    AskHint,
+    Back,
+    BotMove,
+    Call,
+    Describe,
+    GraceOver,
+    HintReady,
+    Join,
+    Joined,
+    Leave,
+    Op,
+    Part,
+    Ping,
+    Play,
+    Player,
+    Say,
+    Sit,
+    Start,
+    Sync,
+    Timeout,
+)
+from .seats import STANDIN_LEVEL, Seat
+from .store import ChatLine, Status, StoreError, TableRecord, TableStore
+
+log = logging.getLogger(__name__)
+
+UNLOAD_AFTER = 60.0  # seconds a finished table stays loaded for its last watchers
+
+
+@dataclass(frozen=True)
+class TableDeps:
+    """What a table needs from the process it runs on."""
+
+    store: TableStore
+    fanout: Fanout
+    thinker: Thinker
+    bot_account: Callable[[str], Awaitable[int]]
+    """The account that plays (and is rated) for a bot level."""
+    changed: Callable[[TableActor], None]
+    """Told whenever the table's public info changes (the lobby listens)."""
+    idle: Callable[[TableActor], None]
+    """Told when a finished or abandoned table has nobody left watching."""
+    bot_delay: float = 0.8
+    grace_seconds: float = 120.0
+
+
+class TableActor:
+    """A live table: seats, members, game, timers; operations run one at a time."""
+
+    def __init__(self, record: TableRecord, deps: TableDeps) -> None:
+        self.deps = deps
+        self.id = record.id
+        self.spec = record.spec
+        self.rules = record.spec.rules
+        self.seed = record.seed
+        self.creator = record.creator
+        self.invite = record.invite
+        self.status: Status = record.status
+        self.created_at = record.created_at
+        self.seats = record.seats
+        self.game: Game | None = None
+        self.movers: list[int | None] = []
+        self.members = Members()
+        self.chat = ChatRoom(record.chat)
+        self.clock = TurnClock(lambda version: self.submit(Timeout(version)))
+        self.grace = GraceTimers(deps.grace_seconds, lambda seat: self.submit(GraceOver(seat)))
+        self.bots = BotTurns(
+            deps.thinker,
+            table_id=self.id,
+            seed=self.seed,
+            delay=deps.bot_delay,
+            submit=self.submit,
+        )
+        self.hints = HintDesk(deps.thinker, submit=self.submit)
+        self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._serve(), name=f"table-{self.id}")
+
+    async def resume(self, moves: list[tuple[int | None, str]]) -> None:
+        """Rebuild the game from its stored moves and pick up where it stopped."""
+
+        async def rebuild() -> None:
+            if self.status != "playing":
+                return
+            self.game = replay(self.rules, self.seed, [move for _, move in moves])
+            self.movers = [seat for seat, _ in moves]
+            for seat in self.seats:
+                if seat.bot is None and not seat.left:
+                    self.grace.start(seat.seat)
+            if self.game.is_over:
+                await self._finish()
+            else:
+                self._arm_clock()
+                self._let_bots_play()
+
+        await self._call(rebuild)
+
+    async def stop(self, close_code: int = 1012) -> None:
+        """Stop the task, the timers and the bots; close every member's socket."""
+        self.clock.cancel()
+        self.grace.cancel_all()
+        await self.bots.cancel()
+        await self.hints.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        for member in list(self.members):
+            self.deps.fanout.close(member, close_code)
+
+    # -- the operation queue ---------------------------------------------------------------
+
+    async def request(self, op: Op) -> Any:
+        """Run ``op`` on the table's task and return its answer."""
+        return await self._call(lambda: self.run(op))
+
+    def submit(self, op: Op) -> None:
+        """Queue ``op`` without waiting for it."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_consume)
+        self._queue.put_nowait((op, future))
+
+    async def _call(self, work: Callable[[], Awaitable[Any]]) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((_Work(work), future))
+        return await future
+
+    async def _serve(self) -> None:
+        while True:
+            op, future = await self._queue.get()
+            try:
+                result = await (op.work() if isinstance(op, _Work) else self.run(op))
+            except Exception as exc:
+                if not isinstance(exc, ApiError):
+                    log.exception("table %s: %r failed", self.id, op)
+                if not future.done():
+                    future.set_exception(exc)
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    async def run(self, op: Op) -> Any:
+        """Answer one operation (on the table's task)."""
+        match op:
+            case Join():
+                return await self._join(op.member, op.code)
+            case Part():
+                return await self._part(op.member_id)
+            case Play():
+                return await self._on_play(op)
+            case Say():
+                return await self._on_say(op)
+            case Call():
+                return await self._on_call(op.member_id)
+            case AskHint():
+                return self._on_hint(op.member_id)
+            case Sync():
+                return self._on_sync(op.member_id)
+            case Back():
+                return self._on_back(op.member_id)
+            case Ping():
+                return self._on_ping(op)
+            case Sit():
+                return await self._sit(op.player, op.seat, op.code)
+            case Leave():
+                return await self._leave_seat(op.account_id)
+            case Start():
+                return await self._start_by(op.account_id)
+            case Describe():
+                return self._describe(op.account_id, op.code)
+            case Timeout():
+                return await self._on_timeout(op.version)
+            case GraceOver():
+                return await self._on_grace_over(op.seat)
+            case BotMove():
+                return await self._on_bot_move(op)
+            case HintReady():
+                return self._on_hint_ready(op)
+        raise AssertionError(f"unhandled operation {op!r}")
+
+    # -- facts -----------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """How many moves have been played: the ``seq`` the next move must carry."""
+        return len(self.movers)
+
+    @property
+    def rated(self) -> bool:
+        return self.spec.rated
+
+    def seat_of(self, account_id: int | None) -> int | None:
+        return self.seats.seat_of(account_id)
+
+    def connected(self, seat: int) -> bool:
+        """Whether the seat is played by a bot or by someone connected now."""
+        return self.seats[seat].bot is not None or self.members.at(seat)
+
+    def may_watch(self, account_id: int | None, code: str | None) -> bool:
+        if self.spec.public or self.seat_of(account_id) is not None:
+            return True
+        if account_id is not None and account_id == self.creator:
+            return True
+        return (
+            code is not None
+            and self.invite is not None
+            and secrets.compare_digest(code, self.invite)
+        )
+
+    def info(self, *, for_account: int | None = None) -> TableInfo:
+        return messages.table_info(self, for_account=for_account)
+
+    def _describe(self, account_id: int | None, code: str | None) -> TableInfo:
+        if not self.may_watch(account_id, code):
+            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
+        return self.info(for_account=account_id)
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def _send(self, member: Member, message: ServerMessage) -> None:
+        self.deps.fanout.deliver(self.id, [(member, message.model_dump_json())])
+
+    def _to_seat(self, seat: int, message: ServerMessage) -> None:
+        text = message.model_dump_json()
+        self.deps.fanout.deliver(self.id, [(m, text) for m in self.members if m.seat == seat])
+
+    def _to_all(self, message: ServerMessage) -> None:
+        text = message.model_dump_json()
+        self.deps.fanout.deliver(self.id, [(m, text) for m in self.members])
+
+    def _error(self, member: Member, code: str, reason: str, seq: int | None = None) -> None:
+        message = ErrorOut(
+            table=self.id,
+            clock=messages.clock(self),
+            code=code,
+            reason=reason,
+            seq=seq,
+            version=self.version,
+        )
+        self._send(member, message)
+
+    def _welcome(self, member: Member) -> None:
+        self._send(member, messages.welcome(self, member))
+
+    def _info_changed(self) -> None:
+        clock = messages.clock(self)
+        self.deps.fanout.deliver(
+            self.id,
+            [
+                (
+                    m,
+                    TableOut(
+                        table=self.id, clock=clock, info=self.info(for_account=m.account_id)
+                    ).model_dump_json(),
+                )
+                for m in self.members
+            ],
+        )
+        self.deps.changed(self)
+
+    # -- members ---------------------------------------------------------------------------
+
+    async def _join(self, member: Member, code: str | None) -> Joined:
+        if not self.may_watch(member.account_id, code):
+            return Joined(False, 4003, "private table: use its invite code")
+        member.seat = self.seat_of(member.account_id)
+        self.members.add(member)
+        if member.seat is not None:
+            self.grace.cancel(member.seat)
+            seat = self.seats[member.seat]
+            if seat.standin:
+                self._give_back(seat)
+        self._welcome(member)
+        self._info_changed()
+        return Joined(True)
+
+    async def _part(self, member_id: str) -> None:
+        member = self.members.remove(member_id)
+        if member is None:
+            return
+        self.deps.fanout.close(member, 1000)
+        if member.seat is not None and not self.members.at(member.seat):
+            self.grace.start(member.seat)
+        self._info_changed()
+        if self.status in ("finished", "abandoned") and not self.members:
+            self.deps.idle(self)
+
+    def _member(self, member_id: str) -> Member | None:
+        return self.members.get(member_id)
+
+    def _on_sync(self, member_id: str) -> None:
+        member = self._member(member_id)
+        if member is not None:
+            member.seat = self.seat_of(member.account_id)
+            self._welcome(member)
+
+    def _on_ping(self, op: Ping) -> None:
+        member = self._member(op.member_id)
+        if member is not None:
+            self._send(member, PongOut(table=self.id, clock=messages.clock(self), t=op.t))
+
+    # -- absence ---------------------------------------------------------------------------
+
+    async def _on_grace_over(self, seat_no: int) -> None:
+        seat = self.seats[seat_no]
+        if self.members.at(seat_no) or seat.bot is not None:
+            return
+        if self.status == "open" and seat.account_id is not None:
+            await self._leave(seat.account_id)
+        elif self.status == "playing" and self.spec.takeover_after > 0 and not seat.standin:
+            seat.standin = True
+            self._info_changed()
+            self._let_bots_play()
+
+    def _give_back(self, seat: Seat) -> None:
+        seat.standin = False
+        seat.timeouts = 0
+        self._info_changed()
+
+    def _on_back(self, member_id: str) -> None:
+        member = self._member(member_id)
+        if member is not None and member.seat is not None and self.seats[member.seat].standin:
+            self._give_back(self.seats[member.seat])
+
+    # -- seats -----------------------------------------------------------------------------
+
+    async def _sit(self, player: Player, seat_no: int | None, code: str | None) -> TableInfo:
+        if self.status != "open":
+            raise ApiError(409, "not_open", "the game has started; you can watch it")
+        if not self.spec.public and player.id != self.creator and not self.may_watch(None, code):
+            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
+        if self.seat_of(player.id) is not None:
+            return self.info(for_account=player.id)
+        free = self.seats.free()
+        if seat_no is None:
+            if not free:
+                raise ApiError(409, "full", "no free seat at this table")
+            seat = free[0]
+        else:
+            if not 0 <= seat_no < len(self.seats):
+                raise ApiError(422, "bad_seat", f"seats are 0 to {len(self.seats) - 1}")
+            seat = self.seats[seat_no]
+            if seat not in free:
+                raise ApiError(409, "seat_taken", f"seat {seat_no} is taken")
+        seat.account_id, seat.name, seat.avatar = player.id, player.name, player.avatar
+        await self.deps.store.save_seat(self.id, seat)
+        self.members.reseat(self.seats)
+        if self.seats.full:
+            await self._start()
+        else:
+            self._info_changed()
+        return self.info(for_account=player.id)
+
+    async def _leave_seat(self, account_id: int) -> TableInfo:
+        if self.seat_of(account_id) is None:
+            raise ApiError(409, "not_seated", "you have no seat at this table")
+        await self._leave(account_id)
+        return self.info(for_account=account_id)
+
+    async def _leave(self, account_id: int) -> None:
+        seat_no = self.seat_of(account_id)
+        if seat_no is None:
+            return
+        seat = self.seats[seat_no]
+        if self.status == "open":
+            seat.clear()
+            await self.deps.store.save_seat(self.id, seat)
+            if not self.seats.any_human:
+                await self._set_status("abandoned")
+        elif self.status == "playing":
+            seat.left = True  # counted as a loss; a bot finishes the game for them
+            await self.deps.store.save_seat(self.id, seat)
+            self._let_bots_play()
+        self.members.reseat(self.seats)
+        self._info_changed()
+
+    async def _set_status(self, status: Status, **times: float) -> None:
+        self.status = status
+        await self.deps.store.set_status(self.id, status, **times)
+
+    async def _start_by(self, account_id: int) -> TableInfo:
+        if account_id != self.creator:
+            raise ApiError(403, "not_creator", "only the table's creator can start it")
+        if self.status != "open":
+            raise ApiError(409, "not_open", "the game has already started")
+        await self._start()
+        return self.info(for_account=account_id)
+
+    async def start_game(self) -> None:
+        """Deal now (a new table whose seats are all taken)."""
+        await self._call(self._start)
+
+    async def _start(self) -> None:
+        """Fill empty seats with bots and deal."""
+        for seat in self.seats:
+            if not seat.taken:
+                seat.bot = seat.bot or STANDIN_LEVEL
+                seat.account_id = await self.deps.bot_account(seat.bot)
+                await self.deps.store.save_seat(self.id, seat)
+        self.seats.name_bots()
+        await self._set_status("playing", started_at=db.now())
+        self.game = new_game(self.rules, self.seed)
+        self.members.reseat(self.seats)
+        self._arm_clock()
+        for member in self.members:
+            self._welcome(member)
+        self._info_changed()
+        self._let_bots_play()
+
+    # -- moves -----------------------------------------------------------------------------
+
+    async def _on_play(self, op: Play) -> None:
+        member = self._member(op.member_id)
+        if member is None:
+            return
+        seq = op.seq
+        seat_no = member.seat
+        game = self.game
+        if seat_no is None:
+            return self._error(member, "not_seated", "spectators cannot move", seq)
+        if game is None:
+            return self._error(member, "not_started", "the game has not started", seq)
+        if game.is_over:
+            return self._error(member, "game_over", "the game is over", seq)
+        try:
+            move = Move.parse(op.move)
+        except MoveSyntaxError as exc:
+            return self._error(member, "illegal", str(exc), seq)
+        seat = self.seats[seat_no]
+        if seat.called and move.is_play and not move.call:
+            move = move.with_call()
+        if seq != self.version:
+            if seq < self.version and self.movers[seq] == seat_no and game.moves[seq] == move.text:
+                return self._error(member, "duplicate", f"move {seq} was already played", seq)
+            return self._error(
+                member, "stale", f"the game is at version {self.version}, not {seq}", seq
+            )
+        if game.current_player != seat_no:
+            return self._error(
+                member, "not_your_turn", f"it is seat {game.current_player}'s turn", seq
+            )
+        if move is TIMEOUT:
+            return self._error(member, "illegal", "timeout is issued by the table", seq)
+        if seat.standin:
+            self._give_back(seat)
+        try:
+            await self._apply(seat_no, move, ack=seq)
+        except IllegalMove as exc:
+            self._error(member, "illegal", exc.reason, seq)
+        else:
+            seat.timeouts = 0
+
+    async def _apply(self, seat_no: int, move: Move, *, ack: int | None = None) -> None:
+        """Play, make durable, then broadcast. Raises ``IllegalMove`` with nothing changed."""
+        game = self.game
+        assert game is not None
+        events = game.play(move)
+        text = game.moves[-1]
+        try:
+            await self.deps.store.append_move(self.id, self.version, seat_no, text)
+        except StoreError:
+            log.exception("table %s: a move was not saved", self.id)
+            self.game = replay(self.rules, self.seed, game.moves[:-1])
+            raise IllegalMove("the server could not save the move; try again") from None
+        self.movers.append(seat_no)
+        self.seats[seat_no].called = False
+        if game.is_over:
+            self.clock.cancel()
+            await self._finish()
+        else:
+            self._arm_clock()
+        self.deps.fanout.deliver(self.id, messages.state_texts(self, events, text, seat_no, ack))
+        if self.status == "finished":
+            self._info_changed()
+            asyncio.get_running_loop().call_later(UNLOAD_AFTER, self._unload_if_idle)
+        self._let_bots_play()
+
+    def _unload_if_idle(self) -> None:
+        if not self.members:
+            self.deps.idle(self)
+
+    async def _finish(self) -> None:
+        game = self.game
+        assert game is not None and game.result is not None
+        await self.deps.store.finish(
+            self.id, spec=self.spec, seats=self.seats, result=game.result.to_dict()
+        )
+        self.status = "finished"
+
+    # -- the clock and the bots ------------------------------------------------------------
+
+    def _arm_clock(self) -> None:
+        self.clock.arm(self.rules.turn_timer, self.version)
+
+    async def _on_timeout(self, version: int) -> None:
+        game = self.game
+        if game is None or game.is_over or version != self.version:
+            return
+        seat_no = game.current_player
+        assert seat_no is not None
+        seat = self.seats[seat_no]
+        await self._apply(seat_no, TIMEOUT)
+        seat.timeouts += 1
+        takeover = self.spec.takeover_after
+        if seat.bot is None and not seat.standin and takeover and seat.timeouts >= takeover:
+            seat.standin = True
+            self._info_changed()
+            self._let_bots_play()
+
+    def _let_bots_play(self) -> None:
+        """If a bot is to move, let it think (off the loop) after its pause."""
+        game = self.game
+        if game is None or game.is_over or self.status != "playing":
+            return
+        seat_no = game.current_player
+        if seat_no is None:
+            return
+        level = self.seats[seat_no].bot_level
+        if level is None:
+            return
+        self.bots.think(
+            version=self.version,
+            seat=seat_no,
+            level=level,
+            view=game.view(seat_no, log=True),
+            legal=[m.text for m in game.legal_moves()],
+        )
+
+    async def _on_bot_move(self, op: BotMove) -> None:
+        game = self.game
+        if (
+            game is None
+            or game.is_over
+            or op.version != self.version
+            or game.current_player != op.seat
+            or self.seats[op.seat].bot_level is None
+        ):
+            self._let_bots_play()
+            return
+        try:
+            await self._apply(op.seat, Move.parse(op.move))
+        except (IllegalMove, MoveSyntaxError):
+            log.warning("table %s: bot chose illegal %r", self.id, op.move)
+            await self._apply(op.seat, Move.parse(op.legal[0]))
+
+    def _on_hint(self, member_id: str) -> None:
+        member = self._member(member_id)
+        if member is None:
+            return
+        game = self.game
+        if not self.spec.hints:
+            return self._error(member, "hints_off", "hints are off at this table (it is rated)")
+        if member.seat is None:
+            return self._error(member, "not_seated", "spectators get no hints")
+        if game is None or game.is_over or game.current_player != member.seat:
+            return self._error(member, "not_your_turn", "hints are given on your turn")
+        self.hints.ask(
+            member_id=member.id,
+            version=self.version,
+            seat=member.seat,
+            view=game.view(member.seat, log=True),
+            legal=[m.text for m in game.legal_moves()],
+        )
+
+    def _on_hint_ready(self, op: HintReady) -> None:
+        member = self._member(op.member_id)
+        if member is not None and op.version == self.version:
+            message = HintOut(
+                table=self.id, clock=messages.clock(self), version=op.version, move=op.move
+            )
+            self._send(member, message)
+
+    # -- chat and last card ----------------------------------------------------------------
+
+    async def _on_call(self, member_id: str) -> None:
+        member = self._member(member_id)
+        if member is None:
+            return
+        if member.seat is None:
+            return self._error(member, "not_seated", "spectators cannot call last card")
+        if self.game is None or self.game.is_over:
+            return self._error(member, "not_started", "no game is running")
+        self.seats[member.seat].called = True
+        message = CalledOut(table=self.id, clock=messages.clock(self), seat=member.seat)
+        self._to_seat(member.seat, message)
+
+    async def _on_say(self, op: Say) -> None:
+        member = self._member(op.member_id)
+        if member is None:
+            return
+        text = " ".join(op.text.split())[:MAX_CHAT]
+        if not text:
+            return self._error(member, "bad_message", "empty chat message")
+        refusal = self.chat.refusal(member.account_id)
+        if refusal is not None:
+            return self._error(member, "rate_limited", refusal)
+        call = (
+            member.seat is not None
+            and self.game is not None
+            and not self.game.is_over
+            and calls_last_card(text)
+        )
+        line = ChatLine(
+            seat=member.seat,
+            account_id=member.account_id,
+            name=member.name,
+            text=text,
+            at=db.now(),
+        )
+        self.deps.store.add_chat(self.id, line)
+        self.chat.add(line)
+        self._to_all(messages.chat_out(self.id, line, clock=messages.clock(self), call=call))
+        if call:
+            await self._on_call(op.member_id)
+
+
+@dataclass(frozen=True)
+class _Work:
+    """A piece of the actor's own work queued behind the operations (restore, start)."""
+
+    work: Callable[[], Awaitable[Any]]
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()

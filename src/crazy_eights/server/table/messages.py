@@ -1,0 +1,154 @@
+"""What a table sends: its info, the clock, and each seat's state, from the actor's
+public state. Every state is built from ``game.view(seat)`` and ``event.for_seat(seat)``,
+so a message can never carry a card its seat may not see (RULES G5).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+import pydantic_core
+
+from ..protocol import ChatOut, Clock, SeatInfo, State, TableInfo, Welcome, You
+from .members import Member
+from .store import ChatLine
+
+if TYPE_CHECKING:
+    from .actor import TableActor
+
+
+def dumps(data: Any) -> str:
+    """JSON text of plain data (the same text as the models' ``model_dump_json``)."""
+    return pydantic_core.to_json(data).decode()
+
+
+def table_info(actor: TableActor, *, for_account: int | None = None) -> TableInfo:
+    """The table's settings and seats; the invite code only for its creator."""
+    creator = for_account is not None and for_account == actor.creator
+    return TableInfo(
+        id=actor.id,
+        name=actor.spec.name,
+        ruleset=actor.rules.ruleset,
+        rules=actor.rules.to_dict(),
+        status=actor.status,
+        public=actor.spec.public,
+        rated=actor.spec.rated,
+        hints=actor.spec.hints,
+        takeover_after=actor.spec.takeover_after,
+        creator=actor.creator,
+        invite=actor.invite if creator else None,
+        seats=[
+            SeatInfo(
+                seat=s.seat,
+                account=s.account_id,
+                name=s.name,
+                avatar=s.avatar,
+                bot=s.bot,
+                connected=actor.connected(s.seat) if s.taken else False,
+                standin=s.standin,
+                left=s.left,
+            )
+            for s in actor.seats
+        ],
+        spectators=actor.members.spectators,
+        version=actor.version,
+        created_at=actor.created_at,
+    )
+
+
+def clock(actor: TableActor) -> Clock | None:
+    """Whose turn it is and how long they have left, while a game runs."""
+    game = actor.game
+    if game is None or game.is_over or actor.status != "playing":
+        return None
+    seat = game.current_player
+    if seat is None:
+        return None
+    return Clock(seat=seat, left=round(actor.clock.left(), 1), timer=actor.rules.turn_timer)
+
+
+def state_data(
+    actor: TableActor,
+    seat: int | None,
+    *,
+    log: bool = False,
+    events: list[Any] = (),  # type: ignore[assignment]
+    move: str | None = None,
+    by: int | None = None,
+    ack: int | None = None,
+) -> dict[str, Any] | None:
+    """The fields of a ``State`` for ``seat`` (None: spectators), as plain data."""
+    game = actor.game
+    if game is None:
+        return None
+    legal = (
+        [m.text for m in game.legal_moves()]
+        if seat is not None and game.current_player == seat
+        else []
+    )
+    return {
+        "version": actor.version,
+        "move": move,
+        "by": by,
+        "ack": ack if seat is not None and seat == by else None,
+        "events": [e.for_seat(seat) for e in events],
+        "view": game.view(seat, log=log),
+        "legal": legal,
+        "called": seat is not None and actor.seats[seat].called,
+    }
+
+
+def state_texts(
+    actor: TableActor, events: list[Any], move: str, by: int | None, ack: int | None
+) -> list[tuple[Member, str]]:
+    """One ``state`` message per seat (and one for spectators), for every member.
+
+    The hot path of every move: the text is dumped straight from plain data (the same
+    JSON as ``StateOut.model_dump_json``) rather than through model validation.
+    """
+    cache: dict[int | None, str] = {}
+    found = clock(actor)
+    clock_data = None if found is None else found.model_dump()
+    out = []
+    for member in actor.members:
+        text = cache.get(member.seat)
+        if text is None:
+            state = state_data(actor, member.seat, events=events, move=move, by=by, ack=ack)
+            text = cache[member.seat] = dumps(
+                {"table": actor.id, "clock": clock_data, "type": "state", "state": state}
+            )
+        out.append((member, text))
+    return out
+
+
+def welcome(actor: TableActor, member: Member) -> Welcome:
+    """Everything a socket needs on arrival: who it is, the table, the state, the chat."""
+    data = state_data(actor, member.seat, log=True)
+    return Welcome(
+        table=actor.id,
+        clock=clock(actor),
+        you=You(
+            account=member.account_id,
+            seat=member.seat,
+            role="spectator" if member.seat is None else "player",
+        ),
+        info=table_info(actor, for_account=member.account_id),
+        state=None if data is None else State(**data),
+        chat=[chat_out(actor.id, line) for line in actor.chat.lines],
+    )
+
+
+def chat_out(
+    table_id: str, line: ChatLine, *, clock: Clock | None = None, call: bool = False
+) -> ChatOut:
+    return ChatOut(
+        table=table_id,
+        clock=clock,
+        seat=line.seat,
+        account=line.account_id,
+        name=line.name,
+        text=html.escape(line.text),
+        at=line.at,
+        call=call,
+    )

@@ -1,0 +1,188 @@
+"""The operations a table runs, one at a time: from its sockets, the lobby, its timers
+and its bots. Each is a frozen value, so that it can travel to the node that owns the
+table; ``TableActor.run`` answers each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..protocol import (
+    BackIn,
+    CallIn,
+    ChatIn,
+    ClientMessage,
+    HintIn,
+    MoveIn,
+    PingIn,
+    SyncIn,
+)
+from .members import Member
+
+
+@dataclass(frozen=True)
+class Player:
+    """The account an operation is for, as much of it as a table shows."""
+
+    id: int
+    name: str
+    avatar: str
+
+
+# -- sockets --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Join:
+    """A socket opens at the table (answered with a ``Joined``)."""
+
+    member: Member
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class Joined:
+    ok: bool
+    close_code: int = 1000
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    member_id: str
+
+
+@dataclass(frozen=True)
+class Play:
+    member_id: str
+    seq: int
+    move: str
+
+
+@dataclass(frozen=True)
+class Say:
+    member_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Call:
+    member_id: str
+
+
+@dataclass(frozen=True)
+class AskHint:
+    member_id: str
+
+
+@dataclass(frozen=True)
+class Sync:
+    member_id: str
+
+
+@dataclass(frozen=True)
+class Back:
+    member_id: str
+
+
+@dataclass(frozen=True)
+class Ping:
+    member_id: str
+    t: float | None
+
+
+# -- the lobby (answered with the table's info) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Sit:
+    player: Player
+    seat: int | None = None
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    account_id: int
+
+
+@dataclass(frozen=True)
+class Start:
+    account_id: int
+
+
+@dataclass(frozen=True)
+class Describe:
+    """The table's info as ``account_id`` (holding invite ``code``) may see it."""
+
+    account_id: int | None = None
+    code: str | None = None
+
+
+# -- the table's own timers and bots --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Timeout:
+    version: int
+
+
+@dataclass(frozen=True)
+class GraceOver:
+    seat: int
+
+
+@dataclass(frozen=True)
+class BotMove:
+    version: int
+    seat: int
+    move: str
+    legal: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HintReady:
+    member_id: str
+    version: int
+    move: str
+
+
+Op = (
+    Join
+    | Part
+    | Play
+    | Say
+    | Call
+    | AskHint
+    | Sync
+    | Back
+    | Ping
+    | Sit
+    | Leave
+    | Start
+    | Describe
+    | Timeout
+    | GraceOver
+    | BotMove
+    | HintReady
+)
+
+
+def from_client(member_id: str, message: ClientMessage) -> Op:
+    """The operation a parsed socket message asks for."""
+    match message:
+        case MoveIn(seq=seq, move=move):
+            return Play(member_id, seq, move)
+        case ChatIn(text=text):
+            return Say(member_id, text)
+        case CallIn():
+            return Call(member_id)
+        case HintIn():
+            return AskHint(member_id)
+        case SyncIn():
+            return Sync(member_id)
+        case BackIn():
+            return Back(member_id)
+        case PingIn(t=t):
+            return Ping(member_id, t)
+    raise AssertionError(f"unhandled message {message!r}")
