@@ -17,6 +17,8 @@ from sqlalchemy.engine import make_url
 
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
+from .bus import MemoryBus
+from .directory import MemoryDirectory
 from .errors import ApiError
 from .security import OriginMiddleware
 from .settings import ServerSettings
@@ -45,7 +47,7 @@ class Room:
         self.sockets = LocalSockets()
         self.fanout = LocalFanout(self.sockets)
         self.bots = BotPool(settings.bot_workers)
-        self.lobby = lobby.Lobby(self, lobby.MemoryBus())
+        self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,

@@ -65,6 +65,7 @@ tables = sa.Table(
     sa.Column("started_at", sa.Float, nullable=True),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("epoch", sa.BigInteger, nullable=True),
 )
 
 seats = sa.Table(
@@ -85,6 +86,7 @@ moves = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("move", sa.String(16), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=True),
 )
 
 chat = sa.Table(
@@ -157,9 +159,20 @@ def make_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=20)
 
 
+MIGRATION_LOCK = 0x43453837  # a PostgreSQL advisory lock key of our own ("CE87")
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Create or upgrade the schema to the newest migration."""
+    """Create or upgrade the schema to the newest migration.
+
+    On PostgreSQL the upgrade holds an advisory lock for its transaction, so that nodes
+    starting together migrate once: the others wait, then find the schema up to date.
+    """
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(
+                sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+            )
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
 
 

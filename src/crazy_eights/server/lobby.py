@@ -1,15 +1,14 @@
 """The lobby: create, list, join and start tables, quick play, and live lobby updates.
 
-Lobby updates go through a ``Bus`` (publish/subscribe by topic); the default lives in
-memory, and a Redis one can replace it when the room runs as several processes.
+Lobby updates go through a ``Bus`` and the list of tables lives in a ``TableDirectory``;
+both are in memory on one process and in Redis when the room runs as several.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -20,6 +19,8 @@ from crazy_eights.engine import RULESETS, Rules, RulesError
 from . import db
 from .auth import Account, CurrentAccount, OptionalAccount, room_of
 from .botpool import BOT_LEVELS
+from .bus import Bus
+from .directory import TableDirectory
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
 from .security import origin_allowed
@@ -35,65 +36,28 @@ if TYPE_CHECKING:
 LOBBY = "lobby"
 
 
-class Bus(Protocol):
-    """Publish/subscribe of JSON-ready messages by topic."""
-
-    def publish(self, topic: str, message: dict[str, Any]) -> None: ...
-
-    def subscribe(self, topic: str) -> AsyncIterator[dict[str, Any]]: ...
-
-
-class MemoryBus:
-    """The in-process bus; a subscriber that falls 1,000 messages behind is dropped."""
-
-    def __init__(self) -> None:
-        self._subscribers: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = {}
-
-    def publish(self, topic: str, message: dict[str, Any]) -> None:
-        for queue in list(self._subscribers.get(topic, ())):
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:
-                self._subscribers[topic].discard(queue)
-                with contextlib.suppress(asyncio.QueueFull):
-                    queue.get_nowait()
-                    queue.put_nowait(None)
-
-    def subscribe(self, topic: str) -> AsyncIterator[dict[str, Any]]:
-        """Registered at once, so nothing published after this call is missed."""
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(1000)
-        self._subscribers.setdefault(topic, set()).add(queue)
-        return self._drain(topic, queue)
-
-    async def _drain(
-        self, topic: str, queue: asyncio.Queue[dict[str, Any] | None]
-    ) -> AsyncIterator[dict[str, Any]]:
-        try:
-            while (message := await queue.get()) is not None:
-                yield message
-        finally:
-            self._subscribers.get(topic, set()).discard(queue)
-
-
 class Lobby:
-    def __init__(self, room: Room, bus: Bus) -> None:
-        self.room = room
+    """What every lobby page shows: the public tables, kept in a ``TableDirectory`` and
+    announced on the ``Bus`` as they change."""
+
+    def __init__(self, bus: Bus, directory: TableDirectory) -> None:
         self.bus = bus
+        self.directory = directory
 
     def table_changed(self, actor: TableActor) -> None:
         if not actor.spec.public:
             return
         if actor.status in ("finished", "abandoned"):
+            self.directory.remove(actor.id)
             self.bus.publish(LOBBY, LobbyRemoved(id=actor.id).model_dump(mode="json"))
         else:
-            self.bus.publish(LOBBY, LobbyTable(table=actor.info()).model_dump(mode="json"))
+            info = actor.info()
+            self.directory.put(info)
+            self.bus.publish(LOBBY, LobbyTable(table=info).model_dump(mode="json"))
 
-    def listed(self) -> list[TableInfo]:
-        return [
-            a.info()
-            for a in self.room.tables.live.values()
-            if a.spec.public and a.status in ("open", "playing")
-        ]
+    async def listed(self) -> list[TableInfo]:
+        """Open and running public tables, oldest first."""
+        return sorted(await self.directory.listed(), key=lambda t: t.created_at)
 
 
 def player(account: Account) -> ops.Player:
@@ -166,7 +130,7 @@ async def rulesets() -> dict[str, Any]:
 @router.get("/api/tables")
 async def list_tables(request: Request) -> list[TableInfo]:
     """Open and running public tables."""
-    return room_of(request).lobby.listed()
+    return await room_of(request).lobby.listed()
 
 
 @router.post("/api/tables", status_code=201)
@@ -295,17 +259,19 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
     rules = make_rules(
         {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {})
     )
-    for actor in list(room.tables.live.values()):
+    for info in await room.lobby.listed():
         if (
-            actor.status == "open"
-            and actor.spec.public
-            and actor.rules.ruleset == rules.ruleset
-            and (body.players is None or actor.rules.players == body.players)
-            and actor.seat_of(account.id) is None
-            and bool(actor.seats.free())
+            info.status == "open"
+            and info.ruleset == rules.ruleset
+            and (body.players is None or info.rules.get("players") == body.players)
+            and all(s.account != account.id for s in info.seats)
+            and any(s.account is None for s in info.seats)
         ):
+            table = await room.tables.handle(info.id)
+            if table is None:
+                continue
             with contextlib.suppress(ApiError):
-                result: TableInfo = await actor.request(ops.Sit(player(account)))
+                result: TableInfo = await table.request(ops.Sit(player(account)))
                 return result
     bots = {seat: "heuristic" for seat in range(1, rules.players)}
     spec = Spec(
@@ -333,7 +299,7 @@ async def lobby_socket(ws: WebSocket) -> None:
         async for message in updates:
             await ws.send_json(message)
 
-    await ws.send_text(LobbyTables(tables=room.lobby.listed()).model_dump_json())
+    await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
     task = asyncio.create_task(forward())
     try:
         while True:

@@ -61,11 +61,12 @@ from .ops import (
     Timeout,
 )
 from .seats import STANDIN_LEVEL, Seat
-from .store import ChatLine, Status, StoreError, TableRecord, TableStore
+from .store import ChatLine, Fenced, Status, StoreError, TableRecord, TableStore
 
 log = logging.getLogger(__name__)
 
 UNLOAD_AFTER = 60.0  # seconds a finished table stays loaded for its last watchers
+STOP_WAIT = 5.0  # seconds a stopping table waits for the operation under way
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class TableDeps:
     """Told whenever the table's public info changes (the lobby listens)."""
     idle: Callable[[TableActor], None]
     """Told when a finished or abandoned table has nobody left watching."""
+    lost: Callable[[TableActor], None] = lambda actor: None
+    """Told when the store refuses a move because another process owns the table now."""
     bot_delay: float = 0.8
     grace_seconds: float = 120.0
 
@@ -115,6 +118,9 @@ class TableActor:
         self.hints = HintDesk(deps.thinker, submit=self.submit)
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     # -- life ------------------------------------------------------------------------------
 
@@ -141,15 +147,23 @@ class TableActor:
         await self._call(rebuild)
 
     async def stop(self, close_code: int = 1012) -> None:
-        """Stop the task, the timers and the bots; close every member's socket."""
+        """Stop after the operation under way (if any): the task, the timers and the bots;
+        refuse what is still queued and close every member's socket (1012: reconnect)."""
+        self._stopping = True
         self.clock.cancel()
         self.grace.cancel_all()
         await self.bots.cancel()
         await self.hints.cancel()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), STOP_WAIT)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        while not self._queue.empty():
+            _, future = self._queue.get_nowait()
+            if not future.done():
+                future.set_exception(ApiError(503, "table_moving", "the table is moving; retry"))
         for member in list(self.members):
             self.deps.fanout.close(member, close_code)
 
@@ -161,18 +175,23 @@ class TableActor:
 
     def submit(self, op: Op) -> None:
         """Queue ``op`` without waiting for it."""
+        if self._stopping:
+            return
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.add_done_callback(_consume)
         self._queue.put_nowait((op, future))
 
     async def _call(self, work: Callable[[], Awaitable[Any]]) -> Any:
+        if self._stopping:
+            raise ApiError(503, "table_moving", "the table is moving; retry")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((_Work(work), future))
         return await future
 
     async def _serve(self) -> None:
-        while True:
+        while not self._stopping:
             op, future = await self._queue.get()
+            self._idle.clear()
             try:
                 result = await (op.work() if isinstance(op, _Work) else self.run(op))
             except Exception as exc:
@@ -183,6 +202,8 @@ class TableActor:
             else:
                 if not future.done():
                     future.set_result(result)
+            finally:
+                self._idle.set()
 
     async def run(self, op: Op) -> Any:
         """Answer one operation (on the table's task)."""
@@ -503,6 +524,11 @@ class TableActor:
         text = game.moves[-1]
         try:
             await self.deps.store.append_move(self.id, self.version, seat_no, text)
+        except Fenced:
+            log.warning("table %s: another process owns it now; letting it go", self.id)
+            self.game = replay(self.rules, self.seed, game.moves[:-1])
+            self.deps.lost(self)
+            raise IllegalMove("this table has moved to another server; reconnecting") from None
         except StoreError:
             log.exception("table %s: a move was not saved", self.id)
             self.game = replay(self.rules, self.seed, game.moves[:-1])

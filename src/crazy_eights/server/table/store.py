@@ -68,6 +68,10 @@ class StoreError(Exception):
     """A write the store could not make; the actor's state must not move on."""
 
 
+class Fenced(StoreError):
+    """The table is owned under a newer epoch: this process has lost it."""
+
+
 class TableStore(Protocol):
     async def create(self, record: TableRecord) -> None: ...
 
@@ -79,6 +83,10 @@ class TableStore(Protocol):
     async def find_invite(self, code: str) -> str | None:
         """The id of the open or running table this invite code opens."""
 
+    async def fence(self, table_id: str, epoch: int) -> None:
+        """Own the table under ``epoch`` (a fencing token): from now on, moves written
+        under an older epoch are refused."""
+
     async def save_seat(self, table_id: str, seat: Seat) -> None: ...
 
     async def set_status(self, table_id: str, status: Status, **times: float) -> None: ...
@@ -89,7 +97,8 @@ class TableStore(Protocol):
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: dict[str, Any]
     ) -> None:
-        """Mark the table finished with its result and add it to the players' records."""
+        """Mark the table finished with its result and add it to the players' records
+        (once: a table already finished is left as it is)."""
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         """Keep a chat line (without waiting for it)."""
@@ -101,6 +110,23 @@ class SqlTableStore:
     def __init__(self, engine: AsyncEngine, writer: db.Writer) -> None:
         self.engine = engine
         self.writer = writer
+        self._epochs: dict[str, int] = {}  # tables owned under a fencing token
+
+    async def fence(self, table_id: str, epoch: int) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.tables.update()
+                .where(
+                    db.tables.c.id == table_id,
+                    sa.or_(db.tables.c.epoch.is_(None), db.tables.c.epoch < epoch),
+                )
+                .values(epoch=epoch)
+            )
+        self._epochs[table_id] = epoch
+
+    def forget(self, table_id: str) -> None:
+        """Stop writing for a table this process no longer runs."""
+        self._epochs.pop(table_id, None)
 
     async def create(self, record: TableRecord) -> None:
         spec = record.spec
@@ -196,21 +222,32 @@ class SqlTableStore:
             )
 
     async def append_move(self, table_id: str, n: int, seat: int | None, move: str) -> None:
-        row = {"table_id": table_id, "n": n, "seat": seat, "move": move, "at": db.now()}
+        row = {
+            "table_id": table_id,
+            "n": n,
+            "seat": seat,
+            "move": move,
+            "at": db.now(),
+            "epoch": self._epochs.get(table_id),
+        }
         try:
             await self.writer.write(db.moves, row)
         except Exception as exc:
+            if "not owned under epoch" in str(exc):
+                raise Fenced(f"table {table_id} has a newer owner") from exc
             raise StoreError(f"move {n} of table {table_id} was not saved") from exc
 
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: dict[str, Any]
     ) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(
+            done = await conn.execute(
                 db.tables.update()
-                .where(db.tables.c.id == table_id)
+                .where(db.tables.c.id == table_id, db.tables.c.status != "finished")
                 .values(status="finished", finished_at=db.now(), result=result)
             )
+            if done.rowcount == 0:
+                return
             await stats.record_game(
                 conn,
                 ruleset=spec.rules.ruleset,
