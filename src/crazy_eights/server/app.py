@@ -8,12 +8,19 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from .cluster.node import ClusterNode
 
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
@@ -23,7 +30,7 @@ from .errors import ApiError
 from .security import OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableDeps
-from .table.fanout import Audit, LocalFanout, LocalSockets
+from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .table.store import SqlTableStore
 from .tables import Tables
 
@@ -39,15 +46,26 @@ class Room:
     """Everything one card-room process shares: settings, database, tables, lobby, bots."""
 
     def __init__(self, settings: ServerSettings) -> None:
+        problem = settings.cluster_problem()
+        if problem is not None:
+            raise ValueError(problem)
         self.settings = settings
         self.engine = db.make_engine(settings.sqlalchemy_url())
         self.writer = db.Writer(self.engine)
         self.accounts = auth.Accounts(self)
         self.store = SqlTableStore(self.engine, self.writer)
         self.sockets = LocalSockets()
-        self.fanout = LocalFanout(self.sockets)
         self.bots = BotPool(settings.bot_workers)
-        self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
+        self.draining = False
+        self.cluster: ClusterNode | None = None
+        if settings.redis_url:
+            self._join_cluster(settings.redis_url)
+        else:
+            self.node = ""
+            self.local = LocalFanout(self.sockets)
+            self.fanout: Fanout = self.local
+            self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
+            self.tables = Tables(self._deps)
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
@@ -55,20 +73,40 @@ class Room:
             bot_account=self.accounts.bot_account,
             changed=self.lobby.table_changed,
             idle=lambda actor: self.tables.unload(actor),
+            lost=lambda actor: self.tables.lost(actor),
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
+            node=self.node,
         )
-        self.tables = Tables(lambda: self.table_deps)
         self.dummy_hash = ""
+
+    def _join_cluster(self, redis_url: str) -> None:
+        from .cluster.node import ClusterNode, node_name
+        from .cluster.tables import ClusterTables
+
+        redis = _redis(redis_url)
+        self.node = self.settings.node or node_name()
+        cluster = self.cluster = ClusterNode(
+            redis, self.sockets, node=self.node, lease_ttl=self.settings.lease_ttl
+        )
+        self.local = cluster.local
+        self.fanout = cluster.fanout
+        self.lobby = lobby.Lobby(cluster.bus, cluster.directory)
+        self.tables = ClusterTables(
+            self._deps, store=self.store, leases=cluster.leases, router=cluster.router
+        )
+
+    def _deps(self) -> TableDeps:
+        return self.table_deps
 
     @property
     def audit(self) -> Audit | None:
         """A test hook that sees every message a table sends (table id, seat, text)."""
-        return self.fanout.audit
+        return self.local.audit
 
     @audit.setter
     def audit(self, audit: Audit | None) -> None:
-        self.fanout.audit = audit
+        self.local.audit = audit
 
     async def open(self) -> None:
         url = make_url(self.settings.sqlalchemy_url())
@@ -78,13 +116,50 @@ class Room:
         self.dummy_hash = await asyncio.to_thread(self.accounts.hasher.hash, secrets.token_hex(16))
         self.writer.start()
         restored = await self.tables.restore()
-        log.info("card room ready; %d unfinished tables restored", restored)
+        if self.cluster is not None:
+            from .cluster.tables import ClusterTables
+
+            assert isinstance(self.tables, ClusterTables)
+            await self.cluster.start(self.tables)
+            log.info("cluster node %s ready; %d unfinished tables known", self.node, restored)
+        else:
+            log.info("card room ready; %d unfinished tables restored", restored)
+
+    async def problem(self) -> str | None:
+        """What keeps this node from serving players now (None: nothing)."""
+        if self.draining:
+            return "draining"
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+        except Exception:
+            return "database unreachable"
+        if self.cluster is not None:
+            try:
+                await self.cluster.redis.ping()
+            except Exception:
+                return "redis unreachable"
+        return None
 
     async def close(self) -> None:
+        """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
+        self.draining = True
         await self.tables.close()
         await self.writer.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.bots.close()
         await self.engine.dispose()
+
+
+def _redis(url: str) -> Redis:
+    try:
+        from redis.asyncio import Redis
+    except ImportError:
+        raise RuntimeError(
+            "cluster mode needs the Redis client: pip install 'crazy-eights[cluster]'"
+        ) from None
+    return Redis.from_url(url)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -129,7 +204,16 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["meta"])
     async def health() -> dict[str, object]:
-        return {"ok": True, "tables": len(room.tables.live)}
+        """Liveness: the process answers (the tables it runs, its node name)."""
+        return {"ok": True, "tables": len(room.tables.live), "node": room.node}
+
+    @app.get("/api/ready", tags=["meta"])
+    async def ready() -> Response:
+        """Readiness, for a load balancer: 503 while the node drains or cannot reach its
+        database (or Redis, in a cluster)."""
+        problem = await room.problem()
+        status = 200 if problem is None else 503
+        return JSONResponse({"ready": problem is None, "problem": problem}, status_code=status)
 
     web = settings.web_dir or WEB
 

@@ -48,6 +48,19 @@ def serve(
         Path | None,
         typer.Option(help="Folder of the browser client (default: the packaged one)."),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="Redis URL (redis://host:6379/0): run as one node of a cluster of any "
+            "number of nodes sharing PostgreSQL and Redis.",
+            envvar="REDIS_URL",
+        ),
+    ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(help="This node's name in a cluster (default: host, pid and a tag)."),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
     ws_deflate: Annotated[
         bool,
@@ -73,8 +86,15 @@ def serve(
         bot_delay=bot_delay,
         bot_workers=bot_workers,
         web_dir=web_dir,
+        redis_url=redis,
+        node=node,
     )
-    typer.echo(f"Crazy Eights card room on http://{host}:{port}  (database: {db})")
+    problem = settings.cluster_problem()
+    if problem is not None:
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(2)
+    where = f"database: {db}" + (f", cluster via {redis}" if redis else "")
+    typer.echo(f"Crazy Eights card room on http://{host}:{port}  ({where})")
     profile = os.environ.get("CE_PROFILE")
     if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
         profiler = cProfile.Profile()

@@ -19,6 +19,21 @@ class ServerSettings(BaseSettings):
         description="SQLAlchemy URL; a plain file path means a SQLite file; "
         "postgresql://... uses asyncpg",
     )
+    redis_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("REDIS_URL", "CE_REDIS_URL", "redis_url"),
+        description="Redis URL (redis://host:6379/0): run as one node of a cluster; needs "
+        "PostgreSQL",
+    )
+    node: str | None = Field(
+        default=None, description="this node's name in a cluster (default: host, pid, a tag)"
+    )
+    lease_ttl: float = Field(
+        default=5.0,
+        gt=1.0,
+        description="seconds a cluster node's lease on a table lasts without renewal: how "
+        "long its tables wait after it dies",
+    )
     host: str = Field(default="127.0.0.1", description="interface to listen on")
     port: int = Field(default=8000, description="TCP port to listen on")
     allowed_origins: list[str] = Field(
@@ -46,6 +61,20 @@ class ServerSettings(BaseSettings):
     web_dir: Path | None = Field(
         default=None, description="folder of the browser client (default: the packaged one)"
     )
+
+    @property
+    def clustered(self) -> bool:
+        return bool(self.redis_url)
+
+    def cluster_problem(self) -> str | None:
+        """Why these settings cannot run a cluster node (None when they can, or when no
+        cluster is asked for)."""
+        if self.clustered and not self.sqlalchemy_url().startswith("postgresql"):
+            return (
+                "cluster mode (--redis) needs PostgreSQL: several nodes cannot share a "
+                "SQLite file. Set DATABASE_URL=postgresql://user:password@host/name."
+            )
+        return None
 
     def sqlalchemy_url(self) -> str:
         """The database URL with an async driver, whatever form it was given in."""

@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .auth import COOKIE, room_of
 from .connection import Conn
+from .errors import ApiError
 from .protocol import ErrorOut, ProtocolError, parse_client
 from .security import origin_allowed
 from .table.members import Member
@@ -20,6 +21,7 @@ RATE = 20.0  # messages a second per socket
 BURST = 40.0
 MAX_BAD = 20  # malformed messages before the socket is closed
 MAX_FLOOD = 40  # rate-limited messages before the socket is closed
+TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
 
 router = APIRouter()
 
@@ -50,19 +52,28 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         await ws.close(4003, "origin not allowed")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
-    table = await room.tables.handle(table_id)
     await ws.accept()
+    try:
+        table = await room.tables.handle(table_id)
+    except ApiError as exc:  # the table is changing hands: the browser retries
+        await ws.close(TRY_AGAIN, exc.detail)
+        return
     if table is None:
         await ws.close(4004, "no such open or running table")
         return
     member = Member(
         account_id=account.id if account else None,
         name=account.display_name if account else "spectator",
+        node=room.node,
     )
     conn = Conn(ws)
-    room.sockets.add(member.id, conn)
+    room.sockets.add(member.id, conn, table_id=table_id, node=table.node)
     try:
-        joined: Joined = await table.request(Join(member, code))
+        try:
+            joined: Joined = await table.request(Join(member, code))
+        except ApiError:
+            await conn.finish(TRY_AGAIN)
+            return
         if not joined.ok:
             await conn.finish(joined.close_code)
             return

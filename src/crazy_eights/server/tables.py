@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from . import db
+from .connection import spawn
 from .table.actor import TableActor, TableDeps
 from .table.ops import Op, Player
 from .table.seats import Seats
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 
 class TableHandle(Protocol):
     """How the lobby and the sockets reach a table, wherever it runs."""
+
+    @property
+    def node(self) -> str:
+        """The node that runs the table ("" on a single process)."""
 
     async def request(self, op: Op) -> Any:
         """Run ``op`` at the table and return its answer (or raise its ``ApiError``)."""
@@ -55,11 +60,19 @@ class Tables:
         actor.start()
         return actor
 
+    async def _adopt(self, record: TableRecord) -> TableActor:
+        """Start running a table just made here."""
+        return self._load(record)
+
     def unload(self, actor: TableActor) -> None:
         if self.live.get(actor.id) is actor:
             del self.live[actor.id]
-            from .connection import spawn
+            spawn(actor.stop())
 
+    def lost(self, actor: TableActor) -> None:
+        """The table is run elsewhere now: stop running it here."""
+        if self.live.get(actor.id) is actor:
+            del self.live[actor.id]
             spawn(actor.stop())
 
     async def create(self, spec: Spec, creator: Player) -> TableActor:
@@ -85,7 +98,7 @@ class Tables:
             seats=seats,
         )
         await deps.store.create(record)
-        actor = self._load(record)
+        actor = await self._adopt(record)
         if seats.full:
             await actor.start_game()
         else:
@@ -106,7 +119,7 @@ class Tables:
 
     async def _restore(self, table_id: str) -> TableActor | None:
         record = await self._deps().store.load(table_id)
-        if record is None:
+        if record is None or record.status not in ("open", "playing"):
             return None
         actor = self._load(record)
         await actor.resume(record.moves)

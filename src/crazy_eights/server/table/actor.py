@@ -86,6 +86,8 @@ class TableDeps:
     """Told when the store refuses a move because another process owns the table now."""
     bot_delay: float = 0.8
     grace_seconds: float = 120.0
+    node: str = ""
+    """The node this process is in a cluster ("" on its own)."""
 
 
 class TableActor:
@@ -169,17 +171,27 @@ class TableActor:
 
     # -- the operation queue ---------------------------------------------------------------
 
+    @property
+    def node(self) -> str:
+        """The node this table runs on ("" on a single process)."""
+        return self.deps.node
+
     async def request(self, op: Op) -> Any:
         """Run ``op`` on the table's task and return its answer."""
-        return await self._call(lambda: self.run(op))
+        return await self.queue(op)
+
+    def queue(self, op: Op) -> asyncio.Future[Any]:
+        """Queue ``op`` now and give the future of its answer."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if self._stopping:
+            future.set_exception(ApiError(503, "table_moving", "the table is moving; retry"))
+        else:
+            self._queue.put_nowait((op, future))
+        return future
 
     def submit(self, op: Op) -> None:
         """Queue ``op`` without waiting for it."""
-        if self._stopping:
-            return
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        future.add_done_callback(_consume)
-        self._queue.put_nowait((op, future))
+        self.queue(op).add_done_callback(_consume)
 
     async def _call(self, work: Callable[[], Awaitable[Any]]) -> Any:
         if self._stopping:

@@ -26,22 +26,30 @@ class Fanout(Protocol):
 
 
 class LocalSockets:
-    """The sockets this process holds, by member id."""
+    """The sockets this process holds, by member id, with the table each is at and the
+    node running that table when it joined."""
 
     def __init__(self) -> None:
         self._conns: dict[str, Conn] = {}
+        self._where: dict[str, tuple[str, str]] = {}  # member -> (table, node)
 
     def __len__(self) -> int:
         return len(self._conns)
 
-    def add(self, member_id: str, conn: Conn) -> None:
+    def add(self, member_id: str, conn: Conn, *, table_id: str = "", node: str = "") -> None:
         self._conns[member_id] = conn
+        self._where[member_id] = (table_id, node)
 
     def remove(self, member_id: str) -> None:
         self._conns.pop(member_id, None)
+        self._where.pop(member_id, None)
 
     def get(self, member_id: str) -> Conn | None:
         return self._conns.get(member_id)
+
+    def at(self, table_id: str) -> list[tuple[str, str]]:
+        """(member, node it joined through) for every socket at the table."""
+        return [(m, node) for m, (t, node) in self._where.items() if t == table_id]
 
 
 class LocalFanout:

@@ -1,0 +1,110 @@
+"""Table ownership: a lease per live table in Redis, and a fencing token per owner.
+
+The owner's node id is the value of ``ce:owner:<table>``, set only if absent and kept
+alive by renewing its time to live; a node that stops renewing (killed, cut off) loses
+the table when the lease lapses. Each acquisition draws the next number of
+``ce:epoch:<table>``, the fencing token the database checks on every move
+(``SqlTableStore.fence``), so a node that lost its lease can never commit a move.
+Nodes announce they are alive under ``ce:alive:<node>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from redis.asyncio import Redis
+
+PREFIX = "ce:"
+LIVE = PREFIX + "live"  # the ids of every open or running table
+
+# Renew or drop a key only while it still holds our node id.
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+def owner_key(table_id: str) -> str:
+    return f"{PREFIX}owner:{table_id}"
+
+
+def alive_key(node: str) -> str:
+    return f"{PREFIX}alive:{node}"
+
+
+class Leases:
+    def __init__(self, redis: Redis, node: str, *, ttl: float) -> None:
+        self.redis = redis
+        self.node = node
+        self.ttl_ms = int(ttl * 1000)
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    async def acquire(self, table_id: str) -> int | None:
+        """The fencing token of a new lease on the table, or None if it has an owner."""
+        taken = await self.redis.set(owner_key(table_id), self.node, nx=True, px=self.ttl_ms)
+        if not taken:
+            return None
+        return int(await self.redis.incr(f"{PREFIX}epoch:{table_id}"))
+
+    async def renew(self, table_ids: Sequence[str]) -> list[str]:
+        """Renew every lease given; answer the tables whose lease is not ours any more."""
+        if not table_ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                await self._renew(
+                    keys=[owner_key(table_id)], args=[self.node, self.ttl_ms], client=pipe
+                )
+            kept = await pipe.execute()
+        return [t for t, ok in zip(table_ids, kept, strict=True) if not ok]
+
+    async def release(self, table_id: str) -> None:
+        await self._release(keys=[owner_key(table_id)], args=[self.node])
+
+    async def owner(self, table_id: str) -> str | None:
+        value = await self.redis.get(owner_key(table_id))
+        return None if value is None else _text(value)
+
+    async def owners(self, table_ids: Sequence[str]) -> list[str | None]:
+        if not table_ids:
+            return []
+        values = await self.redis.mget([owner_key(t) for t in table_ids])
+        return [None if v is None else _text(v) for v in values]
+
+    async def heartbeat(self) -> None:
+        """Say this node is alive, for half a lease's time to live (a node's round comes
+        every second): other nodes soon stop sending to a node that has died."""
+        await self.redis.set(alive_key(self.node), "1", px=max(2000, self.ttl_ms // 2))
+
+    async def alive(self, nodes: Sequence[str]) -> dict[str, bool]:
+        if not nodes:
+            return {}
+        values = await self.redis.mget([alive_key(n) for n in nodes])
+        return {n: v is not None for n, v in zip(nodes, values, strict=True)}
+
+    async def live_tables(self) -> list[str]:
+        return sorted(_text(v) for v in await self.redis.smembers(LIVE))
+
+    async def is_live(self, table_id: str) -> bool:
+        return bool(await self.redis.sismember(LIVE, table_id))
+
+    async def add_live(self, *table_ids: str) -> None:
+        if table_ids:
+            await self.redis.sadd(LIVE, *table_ids)
+
+    async def drop_live(self, table_id: str) -> None:
+        await self.redis.srem(LIVE, table_id)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,246 @@
+"""Messages between nodes over Redis pub/sub: operations to a table's owner and their
+answers, a table's texts to the nodes that hold its members' sockets, and the cluster's
+announcements (a table claimed or released) and lobby bus.
+
+Each node listens on ``ce:node:<id>`` (what is for it alone), ``ce:all`` (what every
+node hears) and ``ce:bus:*`` (the lobby bus). Everything a node publishes leaves through
+one queue on one connection, so that what one node sends another arrives in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from ..errors import ApiError
+from ..table.fanout import LocalFanout
+from ..table.members import Member
+from ..table.ops import Op
+from . import wire
+from .leases import PREFIX
+
+log = logging.getLogger(__name__)
+
+ALL = PREFIX + "all"
+BUS = PREFIX + "bus:"
+REQUEST_TIMEOUT = 5.0  # seconds an operation waits for its owner's answer
+
+Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+Write = Callable[[Pipeline], Any]
+
+
+def node_channel(node: str) -> str:
+    return f"{PREFIX}node:{node}"
+
+
+class Router:
+    """Sends and receives the cluster's messages for one node."""
+
+    def __init__(self, redis: Redis, node: str) -> None:
+        self.redis = redis
+        self.node = node
+        self.handlers: dict[str, Handler] = {}
+        self.on_bus: Callable[[str, dict[str, Any]], None] = lambda topic, message: None
+        self._outbox: asyncio.Queue[Write] = asyncio.Queue()
+        self._waiting: dict[str, asyncio.Future[Any]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._send_loop(), name="cluster-send"),
+            asyncio.create_task(self._listen_loop(), name="cluster-listen"),
+        ]
+        await asyncio.wait_for(self._subscribed.wait(), 10)
+
+    async def stop(self) -> None:
+        deadline = asyncio.get_running_loop().time() + 2
+        while not self._outbox.empty() and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # -- sending ---------------------------------------------------------------------------
+
+    def later(self, write: Write) -> None:
+        """Queue a Redis write that nobody waits for; such writes are made in order."""
+        self._outbox.put_nowait(write)
+
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        self.later(lambda pipe: pipe.publish(channel, text))
+
+    def to_node(self, node: str, message: dict[str, Any]) -> None:
+        self.publish(node_channel(node), message)
+
+    def to_all(self, message: dict[str, Any]) -> None:
+        self.publish(ALL, message)
+
+    def submit(self, node: str, table_id: str, op: Op) -> None:
+        """Send an operation to the table's owner without waiting for it."""
+        self.to_node(node, {"k": "op", "t": table_id, "op": wire.op_out(op)})
+
+    async def request(self, node: str, table_id: str, op: Op) -> Any:
+        """Run an operation at the table's owner and return its answer."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        message = {"k": "op", "t": table_id, "op": wire.op_out(op), "rid": rid, "from": self.node}
+        self.to_node(node, message)
+        try:
+            return await asyncio.wait_for(future, REQUEST_TIMEOUT)
+        except TimeoutError:
+            raise ApiError(
+                503, "table_unreachable", "the table's server did not answer; retry"
+            ) from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    def answer(
+        self, message: dict[str, Any], answer: Any = None, error: ApiError | None = None
+    ) -> None:
+        """Answer a request ``message`` (which carries ``rid`` and ``from``)."""
+        if message.get("rid") is None:
+            return
+        reply: dict[str, Any] = {"k": "re", "rid": message["rid"]}
+        if error is None:
+            reply |= {"ok": True, "a": wire.answer_out(answer)}
+        else:
+            reply |= {"ok": False, "e": wire.error_out(error)}
+        self.to_node(message["from"], reply)
+
+    async def _send_loop(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for write in batch:
+                        write(pipe)
+                    await pipe.execute()
+            except Exception:
+                log.exception("cluster: %d writes to Redis were lost", len(batch))
+
+    # -- receiving -------------------------------------------------------------------------
+
+    async def _listen_loop(self) -> None:
+        while True:
+            try:
+                await self._listen()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: the subscription broke; subscribing again")
+                await asyncio.sleep(0.5)
+
+    async def _listen(self) -> None:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(node_channel(self.node), ALL)
+            await pubsub.psubscribe(BUS + "*")
+            self._subscribed.set()
+            async for raw in pubsub.listen():
+                self._dispatch(raw)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _dispatch(self, raw: dict[str, Any]) -> None:
+        channel = _text(raw.get("channel"))
+        try:
+            message = json.loads(raw["data"])
+        except (TypeError, ValueError):
+            return
+        if channel.startswith(BUS):
+            self.on_bus(channel[len(BUS) :], message)
+            return
+        if message.get("k") == "re":
+            self._settle(message)
+            return
+        handler = self.handlers.get(message.get("k", ""))
+        if handler is None:
+            return
+        result = handler(message)
+        if result is not None:
+            task = asyncio.ensure_future(result)
+            task.add_done_callback(_log_failure)
+
+    def _settle(self, message: dict[str, Any]) -> None:
+        future = self._waiting.get(message.get("rid", ""))
+        if future is None or future.done():
+            return
+        if message.get("ok"):
+            future.set_result(wire.answer_in(message.get("a") or {}))
+        else:
+            future.set_exception(wire.error_in(message["e"]))
+
+
+class RoutedTable:
+    """A ``TableHandle`` for a table another node owns."""
+
+    def __init__(self, router: Router, table_id: str, owner: str) -> None:
+        self.router = router
+        self.table_id = table_id
+        self.owner = owner
+
+    @property
+    def node(self) -> str:
+        return self.owner
+
+    async def request(self, op: Op) -> Any:
+        return await self.router.request(self.owner, self.table_id, op)
+
+    def submit(self, op: Op) -> None:
+        self.router.submit(self.owner, self.table_id, op)
+
+
+class ClusterFanout:
+    """Texts for members on this node go to their sockets; for each other node, one
+    message carries every text meant for its members."""
+
+    def __init__(self, local: LocalFanout, router: Router) -> None:
+        self.local = local
+        self.router = router
+
+    def deliver(self, table_id: str, items: Iterable[tuple[Member, str]]) -> None:
+        here: list[tuple[Member, str]] = []
+        away: dict[str, tuple[list[str], dict[str, int], list[tuple[str, int]]]] = {}
+        for member, text in items:
+            if member.node == self.router.node:
+                here.append((member, text))
+                continue
+            texts, index, to = away.setdefault(member.node, ([], {}, []))
+            i = index.get(text)
+            if i is None:
+                i = index[text] = len(texts)
+                texts.append(text)
+            to.append((member.id, i))
+        if here:
+            self.local.deliver(table_id, here)
+        for node, (texts, _, to) in away.items():
+            self.router.to_node(node, {"k": "out", "texts": texts, "to": to})
+
+    def close(self, member: Member, code: int) -> None:
+        if member.node == self.router.node:
+            self.local.close(member, code)
+        else:
+            self.router.to_node(member.node, {"k": "close", "m": member.id, "code": code})
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value or "")
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("cluster: a message handler failed", exc_info=task.exception())
