@@ -19,7 +19,7 @@ from sqlalchemy.engine import make_url
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
 from .errors import ApiError
-from .security import OriginMiddleware
+from .security import NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     app.state.room = room
     app.add_middleware(OriginMiddleware, settings=settings)
+    app.add_middleware(NulMiddleware)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:

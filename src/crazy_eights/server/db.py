@@ -19,7 +19,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,15 @@ account_settings = sa.Table(
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def dialect_insert(conn: AsyncConnection, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+    """``table.insert()`` in the connection's own dialect, for ``on_conflict_do_*``
+    (an upsert, or an insert that skips rows already there); both dialects spell them
+    the same way."""
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:
@@ -244,6 +254,9 @@ class _SqliteSink:
         self._checkpointer.shutdown(wait=True)
 
 
+_Item = tuple[sa.Table, dict[str, Any], "asyncio.Future[None] | None"]  # row and its waiter
+
+
 class Writer:
     """Group commit: rows from every table actor are inserted in one transaction per batch.
 
@@ -255,8 +268,7 @@ class Writer:
     def __init__(self, engine: AsyncEngine, *, batch: int = 500) -> None:
         self._engine = engine
         self._batch = batch
-        self._queue: asyncio.Queue[tuple[sa.Table, dict[str, Any], asyncio.Future[None] | None]]
-        self._queue = asyncio.Queue()
+        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._sink: _SqliteSink | None = None
         url = engine.url
@@ -298,23 +310,51 @@ class Writer:
             items = [await self._queue.get()]
             while len(items) < self._batch and not self._queue.empty():
                 items.append(self._queue.get_nowait())
-            grouped: dict[sa.Table, list[dict[str, Any]]] = {}
-            for table, row, _ in items:
-                grouped.setdefault(table, []).append(row)
-            error: BaseException | None = None
-            try:
-                await self._insert(grouped)
-                self.commits += 1
-            except Exception as exc:  # a batch fails as a whole; each waiter hears why
-                log.exception("database write failed")
-                error = exc
-            for _, _, future in items:
+            errors = await self._commit(items)
+            for (_, _, future), error in zip(items, errors, strict=True):
                 if future is None or future.done():
                     continue
                 if error is None:
                     future.set_result(None)
                 else:
                     future.set_exception(error)
+
+    async def _commit(self, items: list[_Item]) -> list[Exception | None]:
+        """Insert a batch in one transaction; each row's error (None: committed).
+
+        If the batch fails, its rows are tried again one by one, so that one row the
+        database refuses fails only its own writer, never the moves of other tables
+        that happened to share its commit.
+        """
+        try:
+            await self._insert(_grouped(items))
+        except Exception as exc:
+            if len(items) == 1:
+                log.exception("database write failed")
+                return [exc]
+            log.warning("a batch of %d rows failed (%s); writing them one by one", len(items), exc)
+        else:
+            self.commits += 1
+            return [None] * len(items)
+        errors: list[Exception | None] = []
+        for item in items:
+            try:
+                await self._insert(_grouped([item]))
+            except Exception as exc:
+                log.exception("database write failed (a row of %s)", item[0].name)
+                errors.append(exc)
+            else:
+                self.commits += 1
+                errors.append(None)
+        return errors
+
+
+def _grouped(items: list[_Item]) -> dict[sa.Table, list[dict[str, Any]]]:
+    """A batch's rows by table, each table's in the order they came."""
+    grouped: dict[sa.Table, list[dict[str, Any]]] = {}
+    for table, row, _ in items:
+        grouped.setdefault(table, []).append(row)
+    return grouped
 
 
 def now() -> float:

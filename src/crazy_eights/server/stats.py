@@ -58,20 +58,8 @@ async def record_game(
     if not best:
         return
     ids = list(best)
-    rows = {
-        r.account_id: r
-        for r in (
-            await conn.execute(
-                sa.select(db.records).where(
-                    db.records.c.ruleset == ruleset, db.records.c.account_id.in_(ids)
-                )
-            )
-        ).all()
-    }
-    ratings = {
-        a: MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) if a in rows else MODEL.rating()
-        for a in ids
-    }
+    rows = await _lock_records(conn, ruleset, ids)
+    ratings = {a: MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in ids}
     if rated and len(ids) > 1:
         new = MODEL.rate([[ratings[a]] for a in ids], ranks=[best[a][0] for a in ids])
         ratings = {a: team[0] for a, team in zip(ids, new, strict=True)}
@@ -79,28 +67,48 @@ async def record_game(
     for account in ids:
         _, seat, won = best[account]
         gained = int(points[seat]) if seat < len(points) else 0
-        old = rows.get(account)
-        streak = (old.streak if old else 0) + 1 if won else 0
+        old = rows[account]
+        streak = old.streak + 1 if won else 0
         values = {
-            "games": (old.games if old else 0) + 1,
-            "wins": (old.wins if old else 0) + int(won),
-            "points": (old.points if old else 0) + gained,
+            "games": old.games + 1,
+            "wins": old.wins + int(won),
+            "points": old.points + gained,
             "streak": streak,
-            "best_streak": max(old.best_streak if old else 0, streak),
-            "rated_games": (old.rated_games if old else 0) + int(rated),
+            "best_streak": max(old.best_streak, streak),
+            "rated_games": old.rated_games + int(rated),
             "mu": ratings[account].mu,
             "sigma": ratings[account].sigma,
         }
-        if old is None:
-            await conn.execute(
-                db.records.insert().values(account_id=account, ruleset=ruleset, **values)
-            )
-        else:
-            await conn.execute(
-                db.records.update()
-                .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
-                .values(**values)
-            )
+        await conn.execute(
+            db.records.update()
+            .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
+            .values(**values)
+        )
+
+
+async def _lock_records(conn: AsyncConnection, ruleset: str, ids: list[int]) -> dict[int, Any]:
+    """The players' records in ``ruleset`` (made if new), held until the transaction ends.
+
+    A record is read, rated and written back, and a bot's record is shared by all its
+    tables: without the lock two games finishing together would each write their own
+    count over the other's (and on PostgreSQL both insert a new record, and one fails).
+    The insert comes first and in account order: on SQLite it takes the write lock, on
+    PostgreSQL it waits for another game's insert of the same row; ``FOR UPDATE`` then
+    holds the rows on PostgreSQL (SQLite leaves it out; its write lock does the job).
+    """
+    first = MODEL.rating()
+    new = [
+        {"account_id": a, "ruleset": ruleset, "mu": first.mu, "sigma": first.sigma}
+        for a in sorted(ids)
+    ]
+    await conn.execute(db.dialect_insert(conn, db.records).on_conflict_do_nothing(), new)
+    query = (
+        sa.select(db.records)
+        .where(db.records.c.ruleset == ruleset, db.records.c.account_id.in_(ids))
+        .order_by(db.records.c.account_id)
+        .with_for_update()
+    )
+    return {r.account_id: r for r in (await conn.execute(query)).all()}
 
 
 def record_out(row: Any) -> dict[str, Any]:
