@@ -4,14 +4,19 @@ row to itself, and text no database can hold (a NUL) is refused before it gets t
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from crazy_eights.server import db
+from crazy_eights.server import ServerSettings, db
 
 from .conftest import SettingsFactory, as_, guest, make_table, until
 
@@ -100,3 +105,35 @@ def test_a_nul_is_refused_with_a_clear_error_and_changes_nothing(client: TestCli
     with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)) as ws:
         assert [line["text"] for line in until(ws, "welcome")["chat"]] == ["hello there"]
     assert client.get("/api/tables", headers=as_(token)).json()[0]["id"] == table["id"]
+
+
+MIGRATE = """
+import asyncio, sys
+from crazy_eights.server import db
+asyncio.run(db.migrate(db.make_engine(sys.argv[1])))
+"""
+
+
+def test_servers_starting_together_migrate_an_empty_database_once(postgres_url: str) -> None:
+    """Card-room processes started at once on one new PostgreSQL database: one creates
+    the schema, the others wait for it and find it done (none fails on 'already exists')."""
+    url = ServerSettings(database_url=postgres_url).sqlalchemy_url()
+    env = dict(os.environ, PYTHONPATH=str(Path(db.__file__).parents[2]))
+    starts = [
+        subprocess.Popen([sys.executable, "-c", MIGRATE, url], env=env, stderr=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    errors = [p.communicate(timeout=60)[1].decode() for p in starts]
+    assert [p.returncode for p in starts] == [0] * 4, "\n".join(errors)
+
+    async def versions() -> list[str]:
+        engine = db.make_engine(url)
+        try:
+            async with engine.connect() as conn:
+                query = sa.text("SELECT version_num FROM alembic_version")
+                return list((await conn.execute(query)).scalars())
+        finally:
+            await engine.dispose()
+
+    head = ScriptDirectory.from_config(db.alembic_config()).get_current_head()
+    assert asyncio.run(versions()) == [head]

@@ -167,9 +167,20 @@ def make_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=20)
 
 
+MIGRATION_LOCK = 0x6365_6D69_6772  # any number; PostgreSQL advisory lock of `migrate`
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Create or upgrade the schema to the newest migration."""
+    """Create or upgrade the schema to the newest migration.
+
+    On PostgreSQL, servers starting together take turns under an advisory lock held to
+    the end of the migration's transaction: the first migrates, the others then find
+    the schema at its newest and do nothing.
+    """
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            lock = sa.text("SELECT pg_advisory_xact_lock(:key)")
+            await conn.execute(lock, {"key": MIGRATION_LOCK})
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
 
 
