@@ -60,6 +60,8 @@ def serve(
     """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
     import uvicorn
 
+    from crazy_eights.extras import MissingExtra
+
     from .app import create_app
     from .settings import ServerSettings
 
@@ -74,6 +76,11 @@ def serve(
         bot_workers=bot_workers,
         web_dir=web_dir,
     )
+    try:
+        app = create_app(settings)
+    except MissingExtra as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  (database: {db})")
     profile = os.environ.get("CE_PROFILE")
     if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
@@ -81,7 +88,7 @@ def serve(
         signal.signal(signal.SIGUSR2, lambda *_: profiler.enable())
         signal.signal(signal.SIGUSR1, lambda *_: profiler.dump_stats(profile))
     uvicorn.run(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         log_level=log_level,

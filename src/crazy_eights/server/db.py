@@ -22,6 +22,8 @@ from alembic.config import Config
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from crazy_eights.extras import require
+
 log = logging.getLogger(__name__)
 
 metadata = sa.MetaData()
@@ -152,7 +154,10 @@ _SQLITE_PRAGMAS = (
 
 
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine; SQLite files get WAL, normal sync and a busy timeout."""
+    """An async engine; SQLite files get WAL, normal sync and a busy timeout.
+
+    PostgreSQL needs asyncpg (the ``postgres`` extra): without it, ``MissingExtra``.
+    """
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
 
@@ -164,6 +169,8 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
+    if url.startswith("postgresql+asyncpg"):
+        require("asyncpg", extra="postgres", feature="PostgreSQL (a postgresql:// database URL)")
     return create_async_engine(url, pool_size=10, max_overflow=20)
 
 

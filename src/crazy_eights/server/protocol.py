@@ -22,9 +22,9 @@ def _printable(value: str) -> str:
 
     They mean nothing in a chat line or a name, and PostgreSQL cannot store a NUL at all.
 
-    >>> _printable("8 of hearts\n")
-    '8 of hearts\n'
-    >>> _printable("a\x00b")
+    >>> _printable("8 of hearts\\n")
+    '8 of hearts\\n'
+    >>> _printable("a\\x00b")
     Traceback (most recent call last):
     ValueError: control characters are not allowed
     """
