@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from crazy_eights import Rules, replay
 from crazy_eights.cli import app
+from crazy_eights.extras import MissingExtra, require
 
 runner = CliRunner()
 
@@ -73,3 +76,38 @@ def test_rules_lists_settings() -> None:
     assert "stock_empty" in result.output and "reshuffle" in result.output
     result = runner.invoke(app, ["rules", "poker"])
     assert result.exit_code == 2
+
+
+def test_a_missing_extra_is_named_before_anything_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plots need the lab extra, PostgreSQL the postgres extra: without them the command
+    says which extra to install and stops, before a game is played or a port opened."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "asyncpg", None)
+    png = tmp_path / "plot.png"
+    for command in (
+        ["sim", "--games", "100000", "--plot", str(png)],
+        ["tournament", "--bots", "random,heuristic", "--games", "100000", "--plot", str(png)],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert "'lab' extra" in result.output and "crazy-eights[lab]" in result.output
+    assert not png.exists()
+    result = runner.invoke(app, ["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+    assert result.exit_code == 2
+    assert "'postgres' extra" in result.output and "crazy-eights[postgres]" in result.output
+
+
+def test_an_error_inside_an_installed_extra_is_not_taken_for_a_missing_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "broken_extra").mkdir()
+    (tmp_path / "broken_extra" / "__init__.py").write_text("import not_installed_anywhere\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError) as error:
+        require("broken_extra", extra="lab", feature="a test")
+    assert not isinstance(error.value, MissingExtra)
+    assert error.value.name == "not_installed_anywhere"
+    with pytest.raises(MissingExtra, match=r"a test needs the 'lab' extra \(absent_mod is"):
+        require("absent_mod.sub", extra="lab", feature="a test")

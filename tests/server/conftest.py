@@ -1,37 +1,86 @@
-"""A tiny card room per test on a temporary SQLite file, driven through Starlette's client."""
+"""A tiny card room per test, driven through Starlette's client; every test runs twice:
+on a temporary SQLite file and on a fresh PostgreSQL database (``database_url``)."""
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 from starlette.testclient import TestClient  # noqa: E402
 
-from crazy_eights.server import ServerSettings, create_app  # noqa: E402
+from crazy_eights.server import (  # noqa: E402
+    ServerSettings,
+    create_app,
+    db,
+)
 from crazy_eights.server.auth import COOKIE  # noqa: E402
 
+from ..conftest import Databases  # noqa: E402
 
-def fast_settings(path: Path, **overrides: Any) -> ServerSettings:
-    values: dict[str, Any] = {
-        "database_url": str(path / "room.db"),
-        "bot_delay": 0.0,
-        "bot_workers": 0,
-        "hash_time_cost": 1,
-        "hash_memory_kib": 8192,
-        "grace_seconds": 60.0,
-    }
-    values.update(overrides)
-    return ServerSettings(**values)
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_databases: Databases) -> Iterator[str]:
+    """A database migrated to the newest schema once, which each test's database copies."""
+    url = postgres_databases.create()
+    engine = db.make_engine(ServerSettings(database_url=url).sqlalchemy_url())
+
+    async def migrate() -> None:
+        await db.migrate(engine)
+        await engine.dispose()
+
+    asyncio.run(migrate())
+    try:
+        yield url.rpartition("/")[2]
+    finally:
+        postgres_databases.drop(url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The test's own empty card-room database: a SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "room.db")
+        return
+    databases: Databases = request.getfixturevalue("postgres_databases")
+    url = databases.create(template=request.getfixturevalue("postgres_template"))
+    try:
+        yield url
+    finally:
+        databases.drop(url)
+
+
+class SettingsFactory(Protocol):
+    def __call__(self, **overrides: Any) -> ServerSettings: ...
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(fast_settings(tmp_path))) as test_client:
+def fast_settings(database_url: str) -> SettingsFactory:
+    """Settings for a quick card room on the test's database; keywords override any field."""
+
+    def make(**overrides: Any) -> ServerSettings:
+        values: dict[str, Any] = {
+            "database_url": database_url,
+            "bot_delay": 0.0,
+            "bot_workers": 0,
+            "hash_time_cost": 1,
+            "hash_memory_kib": 8192,
+            "grace_seconds": 60.0,
+        }
+        values.update(overrides)
+        return ServerSettings(**values)
+
+    return make
+
+
+@pytest.fixture
+def client(fast_settings: SettingsFactory) -> Iterator[TestClient]:
+    with TestClient(create_app(fast_settings())) as test_client:
         yield test_client
 
 

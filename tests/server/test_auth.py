@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from starlette.testclient import TestClient
 
 from crazy_eights.server import create_app
 from crazy_eights.server.auth import COOKIE
 
-from .conftest import as_, fast_settings, guest
+from .conftest import SettingsFactory, as_, guest
 
 
 def test_register_login_logout(client: TestClient) -> None:
@@ -100,7 +99,9 @@ def test_session_answers_200_signed_in_or_out(client: TestClient) -> None:
     assert bad.status_code == 200 and bad.json() == {"account": None}
 
 
-def test_client_settings_are_validated_and_kept(client: TestClient, tmp_path: Path) -> None:
+def test_client_settings_are_validated_and_kept(
+    client: TestClient, fast_settings: SettingsFactory
+) -> None:
     assert client.get("/api/me/settings").status_code == 401
     assert client.put("/api/me/settings", json={"theme": "dark"}).status_code == 401
     _, token = guest(client)
@@ -131,5 +132,5 @@ def test_client_settings_are_validated_and_kept(client: TestClient, tmp_path: Pa
     other = guest(client)[1]
     assert client.get("/api/me/settings", headers=as_(other)).json() == {}
     client.__exit__(None, None, None)  # the same database, a new process's worth of server
-    with TestClient(create_app(fast_settings(tmp_path))) as again:
+    with TestClient(create_app(fast_settings())) as again:
         assert again.get("/api/me/settings", headers=as_(token)).json() == mine

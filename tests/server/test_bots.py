@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from starlette.testclient import TestClient
 
 from crazy_eights.server import create_app
 
-from .conftest import as_, fast_settings, guest, make_table, until
+from .conftest import SettingsFactory, as_, guest, make_table, until
 
 
 def actor_of(client: TestClient, table_id: str) -> Any:
@@ -26,11 +25,11 @@ def room_of(client: TestClient) -> Any:
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Any]:
+def make_client(fast_settings: SettingsFactory) -> Iterator[Any]:
     made: list[TestClient] = []
 
     def make(**overrides: Any) -> TestClient:
-        test_client = TestClient(create_app(fast_settings(tmp_path, **overrides)))
+        test_client = TestClient(create_app(fast_settings(**overrides)))
         test_client.__enter__()
         made.append(test_client)
         return test_client

@@ -3,6 +3,7 @@ restart rebuilds every unfinished table by replay, finished games count in recor
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -10,21 +11,24 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 import websockets.sync.client as wsclient
 from starlette.testclient import TestClient
 
-from crazy_eights.server import create_app
+from crazy_eights.server import create_app, db, stats
+from crazy_eights.server.app import Room
 
-from .conftest import as_, fast_settings, guest, make_table, until
+from .conftest import SettingsFactory, as_, guest, make_table, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_restart_rebuilds_unfinished_tables(tmp_path: Path) -> None:
-    settings = fast_settings(tmp_path)
+def test_restart_rebuilds_unfinished_tables(fast_settings: SettingsFactory) -> None:
+    settings = fast_settings()
     with TestClient(create_app(settings)) as client:
         _, token = guest(client)
         table = make_table(client, token, rules={"ruleset": "classic", "players": 3})
@@ -83,7 +87,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
     command = [
         sys.executable,
@@ -93,7 +97,7 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
         "--port",
         str(port),
         "--db",
-        str(db),
+        db,
         "--bot-delay",
         "0",
         "--bot-workers",
@@ -114,8 +118,8 @@ def _serve(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="kill -9 is POSIX")
-def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
-    db, port = tmp_path / "room.db", _free_port()
+def test_kill_9_and_restart_lose_nothing(database_url: str) -> None:
+    db, port = database_url, _free_port()
     server = _serve(db, port)
     try:
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}")
@@ -161,3 +165,36 @@ def test_kill_9_and_restart_lose_nothing(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
+
+
+def test_games_finishing_together_all_count_in_a_shared_record(
+    fast_settings: SettingsFactory,
+) -> None:
+    """A bot account plays at many tables: games that finish at the same moment each add
+    to its record and rating, none overwrites another's (and the first ones make it)."""
+
+    async def finish_together(games: int) -> Any:
+        room = Room(fast_settings())
+        await room.open()
+        try:
+            bots = [await room.accounts.bot_account(level) for level in ("random", "heuristic")]
+            result = {"standings": [0, 1], "winner": 0, "points": [0, 5]}
+
+            async def finish() -> None:
+                async with room.engine.begin() as conn:
+                    seats = [(0, bots[0], False), (1, bots[1], False)]
+                    await stats.record_game(
+                        conn, ruleset="classic", rated=True, seats=seats, result=result
+                    )
+
+            await asyncio.gather(*(finish() for _ in range(games)))
+            async with room.engine.connect() as conn:
+                query = sa.select(db.records).order_by(db.records.c.account_id)
+                return (await conn.execute(query)).all()
+        finally:
+            await room.close()
+
+    winner, loser = asyncio.run(finish_together(12))
+    assert (winner.games, winner.wins, winner.rated_games) == (12, 12, 12)
+    assert (loser.games, loser.wins, loser.points) == (12, 0, 60)
+    assert winner.mu > loser.mu

@@ -22,12 +22,13 @@ if TYPE_CHECKING:
 
     from .cluster.node import ClusterNode
 
+from ..extras import require
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .errors import ApiError
-from .security import OriginMiddleware
+from .security import NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
@@ -153,13 +154,9 @@ class Room:
 
 
 def _redis(url: str) -> Redis:
-    try:
-        from redis.asyncio import Redis
-    except ImportError:
-        raise RuntimeError(
-            "cluster mode needs the Redis client: pip install 'crazy-eights[cluster]'"
-        ) from None
-    return Redis.from_url(url)
+    client = require("redis.asyncio", extra="cluster", feature="cluster mode (--redis)")
+    redis: Redis = client.Redis.from_url(url)
+    return redis
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -184,6 +181,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     app.state.room = room
     app.add_middleware(OriginMiddleware, settings=settings)
+    app.add_middleware(NulMiddleware)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:

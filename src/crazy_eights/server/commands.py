@@ -73,6 +73,8 @@ def serve(
     """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
     import uvicorn
 
+    from crazy_eights.extras import MissingExtra
+
     from .app import create_app
     from .settings import ServerSettings
 
@@ -91,8 +93,13 @@ def serve(
     )
     problem = settings.cluster_problem()
     if problem is not None:
-        typer.echo(f"error: {problem}", err=True)
+        typer.echo(f"Error: {problem}", err=True)
         raise typer.Exit(2)
+    try:
+        app = create_app(settings)
+    except MissingExtra as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(2) from None
     where = f"database: {db}" + (f", cluster via {redis}" if redis else "")
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  ({where})")
     profile = os.environ.get("CE_PROFILE")
@@ -101,7 +108,7 @@ def serve(
         signal.signal(signal.SIGUSR2, lambda *_: profiler.enable())
         signal.signal(signal.SIGUSR1, lambda *_: profiler.dump_stats(profile))
     uvicorn.run(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         log_level=log_level,

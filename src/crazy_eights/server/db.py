@@ -19,7 +19,10 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from crazy_eights.extras import require
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +129,15 @@ account_settings = sa.Table(
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+def dialect_insert(conn: AsyncConnection, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+    """``table.insert()`` in the connection's own dialect, for ``on_conflict_do_*``
+    (an upsert, or an insert that skips rows already there); both dialects spell them
+    the same way."""
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
+
+
 def alembic_config(connection: sa.Connection | None = None) -> Config:
     """An Alembic config for the packaged migrations (optionally on an open connection)."""
     cfg = Config()
@@ -144,7 +156,10 @@ _SQLITE_PRAGMAS = (
 
 
 def make_engine(url: str) -> AsyncEngine:
-    """An async engine; SQLite files get WAL, normal sync and a busy timeout."""
+    """An async engine; SQLite files get WAL, normal sync and a busy timeout.
+
+    PostgreSQL needs asyncpg (the ``postgres`` extra): without it, ``MissingExtra``.
+    """
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
 
@@ -156,23 +171,25 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
+    if url.startswith("postgresql+asyncpg"):
+        require("asyncpg", extra="postgres", feature="PostgreSQL (a postgresql:// database URL)")
     return create_async_engine(url, pool_size=10, max_overflow=20)
 
 
-MIGRATION_LOCK = 0x43453837  # a PostgreSQL advisory lock key of our own ("CE87")
+MIGRATION_LOCK = 0x6365_6D69_6772  # any number; PostgreSQL advisory lock of `migrate`
 
 
 async def migrate(engine: AsyncEngine) -> None:
     """Create or upgrade the schema to the newest migration.
 
-    On PostgreSQL the upgrade holds an advisory lock for its transaction, so that nodes
-    starting together migrate once: the others wait, then find the schema up to date.
+    On PostgreSQL, servers starting together take turns under an advisory lock held to
+    the end of the migration's transaction: the first migrates, the others then find
+    the schema at its newest and do nothing.
     """
     async with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
-            await conn.execute(
-                sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
-            )
+            lock = sa.text("SELECT pg_advisory_xact_lock(:key)")
+            await conn.execute(lock, {"key": MIGRATION_LOCK})
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
 
 
@@ -257,6 +274,9 @@ class _SqliteSink:
         self._checkpointer.shutdown(wait=True)
 
 
+_Item = tuple[sa.Table, dict[str, Any], "asyncio.Future[None] | None"]  # row and its waiter
+
+
 class Writer:
     """Group commit: rows from every table actor are inserted in one transaction per batch.
 
@@ -268,8 +288,7 @@ class Writer:
     def __init__(self, engine: AsyncEngine, *, batch: int = 500) -> None:
         self._engine = engine
         self._batch = batch
-        self._queue: asyncio.Queue[_Item]
-        self._queue = asyncio.Queue()
+        self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._sink: _SqliteSink | None = None
         url = engine.url
@@ -311,51 +330,51 @@ class Writer:
             items = [await self._queue.get()]
             while len(items) < self._batch and not self._queue.empty():
                 items.append(self._queue.get_nowait())
-            try:
-                await self._insert(_grouped(items))
-                self.commits += 1
-            except Exception as exc:
-                if len(items) == 1:
-                    log.exception("database write failed")
-                    _settle(items, exc)
+            errors = await self._commit(items)
+            for (_, _, future), error in zip(items, errors, strict=True):
+                if future is None or future.done():
+                    continue
+                if error is None:
+                    future.set_result(None)
                 else:
-                    await self._one_by_one(items)
-            else:
-                _settle(items, None)
+                    future.set_exception(error)
 
-    async def _one_by_one(self, items: list[_Item]) -> None:
-        """After a failed batch, each row in a transaction of its own: one bad row (a
-        move number taken, say) must not cost the other tables in the batch theirs."""
+    async def _commit(self, items: list[_Item]) -> list[Exception | None]:
+        """Insert a batch in one transaction; each row's error (None: committed).
+
+        If the batch fails, its rows are tried again one by one, so that one row the
+        database refuses fails only its own writer, never the moves of other tables
+        that happened to share its commit.
+        """
+        try:
+            await self._insert(_grouped(items))
+        except Exception as exc:
+            if len(items) == 1:
+                log.exception("database write failed")
+                return [exc]
+            log.warning("a batch of %d rows failed (%s); writing them one by one", len(items), exc)
+        else:
+            self.commits += 1
+            return [None] * len(items)
+        errors: list[Exception | None] = []
         for item in items:
             try:
                 await self._insert(_grouped([item]))
-                self.commits += 1
             except Exception as exc:
-                log.exception("database write failed")
-                _settle([item], exc)
+                log.exception("database write failed (a row of %s)", item[0].name)
+                errors.append(exc)
             else:
-                _settle([item], None)
-
-
-_Item = tuple[sa.Table, dict[str, Any], "asyncio.Future[None] | None"]
+                self.commits += 1
+                errors.append(None)
+        return errors
 
 
 def _grouped(items: list[_Item]) -> dict[sa.Table, list[dict[str, Any]]]:
+    """A batch's rows by table, each table's in the order they came."""
     grouped: dict[sa.Table, list[dict[str, Any]]] = {}
     for table, row, _ in items:
         grouped.setdefault(table, []).append(row)
     return grouped
-
-
-def _settle(items: list[_Item], error: BaseException | None) -> None:
-    """Tell each waiter how its row fared."""
-    for _, _, future in items:
-        if future is None or future.done():
-            continue
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
 
 
 def now() -> float:

@@ -22,7 +22,7 @@ from .botpool import BOT_LEVELS
 from .bus import Bus
 from .directory import TableDirectory
 from .errors import ApiError
-from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
+from .protocol import LobbyRemoved, LobbyTable, LobbyTables, Printable, SeatInfo, TableInfo
 from .security import origin_allowed
 from .table import ops
 from .table.actor import TableActor
@@ -78,7 +78,7 @@ class CreateTable(BaseModel):
     public: bool = True
     hints: bool = False
     takeover_after: int = Field(default=2, ge=0, le=20, description="0: never")
-    name: str | None = Field(default=None, max_length=60)
+    name: Printable | None = Field(default=None, max_length=60)
 
     @model_validator(mode="after")
     def _check(self) -> CreateTable:

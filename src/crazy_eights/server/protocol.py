@@ -8,12 +8,33 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE = 4096
 MAX_CHAT = 200
+
+
+def _printable(value: str) -> str:
+    """Refuse control characters other than white space (a NUL, an escape, a bell).
+
+    They mean nothing in a chat line or a name, and PostgreSQL cannot store a NUL at all.
+
+    >>> _printable("8 of hearts\\n")
+    '8 of hearts\\n'
+    >>> _printable("a\\x00b")
+    Traceback (most recent call last):
+    ValueError: control characters are not allowed
+    """
+    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in value):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
+Printable = Annotated[str, AfterValidator(_printable)]
+"""Text people type (chat, names): white space is fine, other control characters are not."""
 
 
 class ProtocolError(Exception):
@@ -42,7 +63,7 @@ class CallIn(_Client):
 
 class ChatIn(_Client):
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=MAX_CHAT)
+    text: Printable = Field(min_length=1, max_length=MAX_CHAT)
 
 
 class HintIn(_Client):

@@ -39,27 +39,41 @@ async def record_game(
     placed = ratings.placings(seats, result)
     if not placed:
         return
-    rows = (
-        await conn.execute(
-            sa.select(db.records).where(
-                db.records.c.ruleset == ruleset, db.records.c.account_id.in_(list(placed))
-            )
-        )
-    ).all()
-    old = {r.account_id: _record(r) for r in rows}
+    ids = list(placed)
+    rows = await _lock_records(conn, ruleset, ids)
+    old = {a: _record(rows[a]) for a in ids}
     new = ratings.after_game(old, placed, rated=rated, points=result.get("points") or [])
     for account, record in new.items():
-        values = dataclasses.asdict(record)
-        if account not in old:
-            await conn.execute(
-                db.records.insert().values(account_id=account, ruleset=ruleset, **values)
-            )
-        else:
-            await conn.execute(
-                db.records.update()
-                .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
-                .values(**values)
-            )
+        await conn.execute(
+            db.records.update()
+            .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
+            .values(**dataclasses.asdict(record))
+        )
+
+
+async def _lock_records(conn: AsyncConnection, ruleset: str, ids: list[int]) -> dict[int, Any]:
+    """The players' records in ``ruleset`` (made if new), held until the transaction ends.
+
+    A record is read, rated and written back, and a bot's record is shared by all its
+    tables: without the lock two games finishing together would each write their own
+    count over the other's (and on PostgreSQL both insert a new record, and one fails).
+    The insert comes first and in account order: on SQLite it takes the write lock, on
+    PostgreSQL it waits for another game's insert of the same row; ``FOR UPDATE`` then
+    holds the rows on PostgreSQL (SQLite leaves it out; its write lock does the job).
+    """
+    first = ratings.Record()
+    new = [
+        {"account_id": a, "ruleset": ruleset, "mu": first.mu, "sigma": first.sigma}
+        for a in sorted(ids)
+    ]
+    await conn.execute(db.dialect_insert(conn, db.records).on_conflict_do_nothing(), new)
+    query = (
+        sa.select(db.records)
+        .where(db.records.c.ruleset == ruleset, db.records.c.account_id.in_(ids))
+        .order_by(db.records.c.account_id)
+        .with_for_update()
+    )
+    return {r.account_id: r for r in (await conn.execute(query)).all()}
 
 
 def _record(row: Any) -> ratings.Record:

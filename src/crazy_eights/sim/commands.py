@@ -15,9 +15,10 @@ from rich.table import Table
 
 from crazy_eights.bots.base import parse_bot_spec
 from crazy_eights.engine.rules import Rules, RulesError, parse_setting_pairs
+from crazy_eights.extras import MissingExtra
 
 from .ratings import rate
-from .report import batch_table, plot_batch, summarize
+from .report import batch_table, plot_batch, pyplot, summarize
 from .runner import GameRecord, run_games
 
 console = Console(highlight=False)
@@ -52,6 +53,15 @@ def _bots(text: str) -> list[str]:
     return bots
 
 
+def _need_plots(plot: Path | None) -> None:
+    """Refuse ``--plot`` before any game is played when matplotlib is not installed."""
+    if plot is not None:
+        try:
+            pyplot()
+        except MissingExtra as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--plot'") from None
+
+
 def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
@@ -81,6 +91,7 @@ def sim(
     setting: SetOpt = None,
 ) -> None:
     """Play a batch of games between bots (seats rotated) and report the figures."""
+    _need_plots(plot)
     table_rules = _rules(rules, players, setting)
     specs = _bots(bots)
     if len(specs) != players:
@@ -121,6 +132,7 @@ def tournament(
     setting: SetOpt = None,
 ) -> None:
     """Every pairing (every group of --players bots) plays --games games; openskill ratings."""
+    _need_plots(plot)
     table_rules = _rules(rules, players, setting)
     specs = _bots(bots)
     if len(set(specs)) != len(specs):
@@ -187,11 +199,7 @@ def tournament(
 
 
 def _plot_standings(standings: list[Any], path: str, *, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     names = [s.bot for s in standings]
     ax.bar(

@@ -6,6 +6,7 @@ use the normal interval ``mean +- 1.96 s / sqrt(n)``.
 
 from __future__ import annotations
 
+import importlib
 import math
 import statistics
 from collections.abc import Sequence
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.table import Table
+
+from crazy_eights.extras import require
 
 from .runner import GameRecord
 
@@ -143,13 +146,16 @@ def batch_table(summary: dict[str, Any]) -> Table:
     return table
 
 
+def pyplot() -> Any:
+    """matplotlib's ``pyplot``, drawing to files; ``MissingExtra`` without the ``lab`` extra."""
+    matplotlib = require("matplotlib", extra="lab", feature="--plot")
+    matplotlib.use("Agg")
+    return importlib.import_module("matplotlib.pyplot")
+
+
 def plot_batch(summary: dict[str, Any], path: str) -> None:
     """Win rates with 95% error bars and the distribution of game length, to a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     labels = [f"{row['player']}: {row['bot']}" for row in summary["players"]]
     rates = [row["win_rate"]["value"] for row in summary["players"]]
@@ -175,4 +181,12 @@ def plot_batch(summary: dict[str, Any], path: str) -> None:
     plt.close(fig)
 
 
-__all__ = ["Interval", "batch_table", "mean_interval", "plot_batch", "summarize", "wilson"]
+__all__ = [
+    "Interval",
+    "batch_table",
+    "mean_interval",
+    "plot_batch",
+    "pyplot",
+    "summarize",
+    "wilson",
+]

@@ -1,0 +1,143 @@
+"""Real services for any test: PostgreSQL, Redis and nginx on 127.0.0.1 (``tests/services.py``).
+
+Fixtures:
+
+- ``postgres_server`` (session): the superuser URL of a cluster; ``CE_TEST_POSTGRES_URL``
+  when set (CI), else a cluster started for this session (per xdist worker).
+- ``postgres_url``: a fresh, empty database of that cluster, dropped after the test.
+- ``postgres_databases`` (session): create and drop databases (``create(template=...)``).
+- ``redis_server`` (session): ``CE_TEST_REDIS_URL`` or a server started for the session.
+- ``redis_url``: a Redis database of this worker's own, flushed before the test.
+- ``nginx``: ``nginx(http_body)`` runs Debian's nginx with that ``http { }`` body (its
+  ``listen {listen};`` becomes a free loopback port) and gives the ``Nginx`` back (``.url``).
+
+Without the variables and without the Debian binaries the tests that need a service are
+skipped with the reason; with the variables set, a service that does not answer fails them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
+
+
+def worker_number() -> int:
+    """0 for the only or the first pytest-xdist worker (``gw0``), 1 for ``gw1``..."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name[2:].isdigit() else 0
+
+
+def _own_server(server: Postgres | Redis) -> Iterator[str]:
+    try:
+        url = server.start()
+    except ServiceUnavailable as exc:
+        server.stop()
+        pytest.skip(str(exc))
+    try:
+        yield url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    if os.environ.get(POSTGRES_ENV):
+        yield os.environ[POSTGRES_ENV]
+        return
+    yield from _own_server(Postgres())
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    if os.environ.get(REDIS_ENV):
+        yield os.environ[REDIS_ENV]
+        return
+    yield from _own_server(Redis())
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` (any PostgreSQL URL) pointed at database ``name``."""
+    base, _, _ = url.rpartition("/")
+    return f"{base}/{name}"
+
+
+class Databases:
+    """Creates and drops databases on a cluster through asyncpg (the ``postgres`` extra)."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+
+    def _execute(self, sql: str) -> None:
+        import asyncpg
+
+        async def run() -> None:
+            conn = await asyncpg.connect(self.admin_url)
+            try:
+                await conn.execute(sql)
+            finally:
+                await conn.close()
+
+        asyncio.run(run())
+
+    def create(self, template: str | None = None) -> str:
+        """A new database (empty, or a copy of ``template``); returns its URL."""
+        name = f"ce_test_{secrets.token_hex(6)}"
+        copy = f" TEMPLATE {template} STRATEGY FILE_COPY" if template else " TEMPLATE template0"
+        self._execute(f"CREATE DATABASE {name}{copy}")
+        return with_database(self.admin_url, name)
+
+    def drop(self, url: str) -> None:
+        name = url.rpartition("/")[2]
+        self._execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_server: str) -> Databases:
+    pytest.importorskip("asyncpg", reason="needs the postgres extra: pip install -e '.[postgres]'")
+    return Databases(postgres_server)
+
+
+@pytest.fixture
+def postgres_url(postgres_databases: Databases) -> Iterator[str]:
+    url = postgres_databases.create()
+    try:
+        yield url
+    finally:
+        postgres_databases.drop(url)
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    redis = pytest.importorskip(
+        "redis", reason="needs the cluster extra: pip install -e '.[cluster]'"
+    )
+    url = f"{redis_server.rstrip('/')}/{1 + worker_number()}"
+    with redis.Redis.from_url(url) as client:
+        client.flushdb()
+    return url
+
+
+@pytest.fixture
+def nginx(tmp_path: Path) -> Iterator[Callable[[str], Nginx]]:
+    started: list[Nginx] = []
+
+    def start(http: str, **kwargs: Any) -> Nginx:
+        server = Nginx(tmp_path / f"nginx{len(started)}", http, **kwargs)
+        try:
+            server.start()
+        except ServiceUnavailable as exc:
+            pytest.skip(str(exc))
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

@@ -1,0 +1,373 @@
+"""Throwaway PostgreSQL, Redis and nginx servers on 127.0.0.1, for the tests and for CI.
+
+Each server keeps everything (data, logs, pid file) in a temporary folder of its own,
+listens on a free loopback port and leaves nothing behind once stopped; the machine's
+own clusters and configuration are never read or touched. Only Debian's binaries are
+needed (``postgresql``, ``redis-server``, ``nginx-light`` or ``nginx``). PostgreSQL
+refuses to run as root, so under root it runs as the ``postgres`` user.
+
+From the shell (``.ci/run``), with the repository as the working directory::
+
+    eval "$(python3 -m tests.services start "$dir")"  # exports CE_TEST_*_URL
+    python3 -m tests.services stop "$dir"
+
+``tests/conftest.py`` starts its own the same way when those variables are not set.
+Standard library only: it runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import pwd
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+POSTGRES_ENV = "CE_TEST_POSTGRES_URL"
+REDIS_ENV = "CE_TEST_REDIS_URL"
+STATE = "services.json"
+PG_USER = "postgres"  # the unprivileged account PostgreSQL runs as under root
+
+
+class ServiceUnavailable(RuntimeError):
+    """A server cannot be started here (its binaries are missing); says what to install."""
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on at the moment, on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_port(port: int, seconds: float, alive: Any = None) -> None:
+    """Return once 127.0.0.1:port accepts connections; ``alive()`` False gives up early."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        if time.monotonic() > deadline or (alive is not None and not alive()):
+            raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+        time.sleep(0.05)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _stop_pid_file(path: Path, sig: signal.Signals = signal.SIGTERM, seconds: float = 20) -> None:
+    """Signal the process named in a pid file and wait until it has gone."""
+    try:
+        pid = int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+    deadline = time.monotonic() + seconds
+    while _pid_alive(pid):
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
+
+
+def _run(command: Sequence[str | Path], what: str, **kwargs: Any) -> None:
+    result = subprocess.run(
+        [str(c) for c in command], capture_output=True, text=True, check=False, **kwargs
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{what} failed ({result.returncode}):\n{result.stdout}{result.stderr}")
+
+
+def postgres_bin() -> Path:
+    """The folder of PostgreSQL's server binaries (``CE_PG_BIN``, else Debian's newest)."""
+    if "CE_PG_BIN" in os.environ:
+        return Path(os.environ["CE_PG_BIN"])
+    versions = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0,
+    )
+    if versions:
+        return versions[-1].parent
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    raise ServiceUnavailable(
+        f"PostgreSQL is not installed (Debian: apt-get install postgresql), and {POSTGRES_ENV} "
+        "is not set"
+    )
+
+
+def _binary(name: str, package: str) -> Path:
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+    if not found:
+        raise ServiceUnavailable(f"{name} is not installed (Debian: apt-get install {package})")
+    return Path(found)
+
+
+class Postgres:
+    """A PostgreSQL cluster made by ``initdb`` in a temporary folder, trusting loopback.
+
+    Durability is off (``fsync``, ``synchronous_commit``, ``full_page_writes``): the data
+    is thrown away anyway, and creating a database per test stays quick. No Unix socket.
+    """
+
+    def __init__(self, folder: Path | None = None, port: int | None = None) -> None:
+        self.folder = folder
+        self.port = port or 0
+        self.url = ""
+
+    @property
+    def data(self) -> Path:
+        assert self.folder is not None
+        return self.folder / "data"
+
+    def _as_owner(self) -> dict[str, Any]:
+        """Subprocess options that drop root to the ``postgres`` user (nothing otherwise)."""
+        if os.geteuid() != 0:
+            return {}
+        try:
+            entry = pwd.getpwnam(PG_USER)
+        except KeyError:
+            raise ServiceUnavailable(
+                f"PostgreSQL will not run as root and there is no {PG_USER!r} user "
+                "(Debian's postgresql package makes it)"
+            ) from None
+        return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+
+    def start(self) -> str:
+        """initdb, then start on a free port; returns the superuser's URL."""
+        binaries = postgres_bin()
+        owner = self._as_owner()
+        # A folder straight under the temporary directory: a pytest or mktemp folder is
+        # private to root, and the postgres user could not even reach its own data.
+        self.folder = Path(tempfile.mkdtemp(prefix="ce-postgres-"))
+        if owner:
+            os.chown(self.folder, owner["user"], owner["group"])
+        _run(
+            [
+                binaries / "initdb",
+                *("-D", self.data, "-U", "postgres", "-A", "trust"),
+                *("-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"),
+            ],
+            "initdb",
+            cwd=self.folder,
+            **owner,
+        )
+        self.port = self.port or free_port()
+        options = (
+            f"-h 127.0.0.1 -p {self.port} -k '' -c fsync=off -c synchronous_commit=off "
+            "-c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB"
+        )
+        _run(
+            [
+                *(binaries / "pg_ctl", "start", "-D", self.data, "-w", "-t", "60"),
+                *("-l", self.folder / "postgres.log", "-o", options),
+            ],
+            "starting PostgreSQL",
+            cwd=self.folder,
+            **owner,
+        )
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        return self.url
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown) and delete its folder."""
+        if self.folder is None:
+            return
+        if (self.data / "postmaster.pid").exists():
+            _run(
+                [postgres_bin() / "pg_ctl", "stop", "-D", self.data, "-m", "fast", "-w"],
+                "stopping PostgreSQL",
+                cwd=self.folder,
+                **self._as_owner(),
+            )
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder = None
+
+    def state(self) -> dict[str, Any]:
+        return {"folder": str(self.folder), "port": self.port, "url": self.url}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Postgres:
+        server = cls(Path(state["folder"]), state["port"])
+        server.url = state["url"]
+        return server
+
+
+class Redis:
+    """A Redis server in a temporary folder: no persistence, 64 numbered databases."""
+
+    DATABASES = 64
+
+    def __init__(self, folder: Path | None = None, port: int | None = None) -> None:
+        self.folder = folder
+        self.port = port or 0
+        self.url = ""
+
+    def start(self) -> str:
+        binary = _binary("redis-server", "redis-server")
+        self.folder = Path(tempfile.mkdtemp(prefix="ce-redis-"))
+        self.port = self.port or free_port()
+        _run(
+            [
+                binary,
+                *("--bind", "127.0.0.1", "--port", str(self.port), "--dir", self.folder),
+                *("--save", "", "--appendonly", "no", "--databases", str(self.DATABASES)),
+                *("--daemonize", "yes", "--pidfile", self.folder / "redis.pid"),
+                *("--logfile", self.folder / "redis.log", "--maxclients", "10000"),
+            ],
+            "starting Redis",
+        )
+        wait_for_port(self.port, 30)
+        self.url = f"redis://127.0.0.1:{self.port}"
+        return self.url
+
+    def stop(self) -> None:
+        if self.folder is None:
+            return
+        _stop_pid_file(self.folder / "redis.pid")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder = None
+
+    def state(self) -> dict[str, Any]:
+        return {"folder": str(self.folder), "port": self.port, "url": self.url}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Redis:
+        server = cls(Path(state["folder"]), state["port"])
+        server.url = state["url"]
+        return server
+
+
+NGINX_MAIN = """\
+worker_processes 1;
+{user}pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 4096; }}
+http {{
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{http}
+}}
+"""
+
+
+class Nginx:
+    """Debian's nginx with a given ``http { }`` body, on a free loopback port.
+
+    Write ``listen {listen};`` in the body: it becomes ``127.0.0.1:PORT``. For example::
+
+        Nginx(folder, "server { listen {listen}; location / { return 200 'hi'; } }")
+    """
+
+    def __init__(self, folder: Path, http: str, port: int | None = None) -> None:
+        self.folder = folder
+        self.http = http
+        self.port = port or 0
+        self.url = ""
+
+    def _command(self, *extra: str) -> list[str]:
+        binary = _binary("nginx", "nginx-light")
+        conf = self.folder / "nginx.conf"
+        return [str(binary), "-p", f"{self.folder}/", "-c", str(conf), "-e", "stderr", *extra]
+
+    def _write_config(self) -> None:
+        user = "user root root;\n" if os.geteuid() == 0 else ""  # workers reach the folder
+        body = self.http.replace("{listen}", f"127.0.0.1:{self.port}")
+        conf = NGINX_MAIN.format(folder=self.folder, user=user, http=body)
+        (self.folder / "nginx.conf").write_text(conf)
+
+    def start(self) -> str:
+        self.port = self.port or free_port()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._write_config()
+        _run(self._command(), "starting nginx")  # parses the config, then daemonizes
+        wait_for_port(self.port, 30)
+        self.url = f"http://127.0.0.1:{self.port}"
+        return self.url
+
+    def reload(self, http: str) -> None:
+        """Swap in a new ``http`` body (``nginx -s reload``), same port."""
+        self.http = http
+        self._write_config()
+        _run(self._command("-s", "reload"), "reloading nginx")
+
+    def stop(self) -> None:
+        _stop_pid_file(self.folder / "nginx.pid", signal.SIGTERM)
+
+
+def start(folder: Path) -> dict[str, str]:
+    """Start PostgreSQL and Redis; remember them in ``folder``; their URLs by variable."""
+    folder.mkdir(parents=True, exist_ok=True)
+    postgres, redis = Postgres(), Redis()
+    state: dict[str, Any] = {}
+    try:
+        postgres.start()
+        state["postgres"] = postgres.state()
+        redis.start()
+        state["redis"] = redis.state()
+    finally:
+        (folder / STATE).write_text(json.dumps(state))
+    return {POSTGRES_ENV: postgres.url, REDIS_ENV: redis.url}
+
+
+def stop(folder: Path) -> None:
+    """Stop whatever ``start(folder)`` started."""
+    try:
+        state = json.loads((folder / STATE).read_text())
+    except (OSError, ValueError):
+        return
+    if "redis" in state:
+        Redis.from_state(state["redis"]).stop()
+    if "postgres" in state:
+        Postgres.from_state(state["postgres"]).stop()
+    (folder / STATE).unlink()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tests.services",
+        description="Start or stop a throwaway PostgreSQL and Redis on 127.0.0.1.",
+    )
+    parser.add_argument("action", choices=["start", "stop"])
+    parser.add_argument("folder", type=Path, help="where to remember the servers")
+    args = parser.parse_args(argv)
+    if args.action == "stop":
+        stop(args.folder)
+        return 0
+    try:
+        urls = start(args.folder)
+    except (ServiceUnavailable, RuntimeError) as exc:
+        print(f"services: {exc}", file=sys.stderr)
+        stop(args.folder)
+        return 1
+    for name, url in urls.items():
+        print(f"export {name}={shlex.quote(url)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
