@@ -145,12 +145,16 @@ class Room:
     async def close(self) -> None:
         """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
         self.draining = True
+        log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         await self.tables.close()
+        log.info("closing: writing what is queued for the database")
         await self.writer.stop()
         if self.cluster is not None:
+            log.info("closing: leaving the cluster")
             await self.cluster.stop()
         self.bots.close()
         await self.engine.dispose()
+        log.info("closed")
 
 
 def _redis(url: str) -> Redis:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cProfile
+import logging
 import os
 import signal
 from pathlib import Path
@@ -102,6 +103,9 @@ def serve(
         raise typer.Exit(2) from None
     where = f"database: {db}" + (f", cluster via {redis}" if redis else "")
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  ({where})")
+    logging.basicConfig(
+        level=log_level.upper(), format="%(levelname)s:     [%(name)s] %(message)s"
+    )
     profile = os.environ.get("CE_PROFILE")
     if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
         profiler = cProfile.Profile()
@@ -116,7 +120,11 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         ws_per_message_deflate=ws_deflate,
+        timeout_graceful_shutdown=SHUTDOWN_WAIT,
     )
+
+
+SHUTDOWN_WAIT = 10  # seconds SIGTERM waits for open connections before the handover
 
 
 def register(app: typer.Typer) -> None:

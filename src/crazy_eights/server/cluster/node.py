@@ -5,6 +5,7 @@ answers to what other nodes send it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -17,7 +18,7 @@ from ..errors import ApiError
 from ..table.fanout import LocalFanout, LocalSockets
 from ..table.ops import Part
 from . import wire
-from .leases import Leases
+from .leases import Leases, alive_key
 from .routing import ClusterFanout, Router
 from .shared import RedisBus, RedisDirectory
 from .tables import ClusterTables
@@ -71,10 +72,10 @@ class ClusterNode:
             self._rounds.cancel()
             await asyncio.gather(self._rounds, return_exceptions=True)
         await self.router.stop()
-        try:
-            await self.redis.delete(f"ce:alive:{self.node}")
-        finally:
-            await self.redis.aclose()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.delete(alive_key(self.node)), 2)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.redis.aclose(), 2)
 
     # -- rounds ----------------------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 answers, a table's texts to the nodes that hold its members' sockets, and the cluster's
 announcements (a table claimed or released) and lobby bus.
 
-Each node listens on ``ce:node:<id>`` (what is for it alone), ``ce:all`` (what every
-node hears) and ``ce:bus:*`` (the lobby bus). Everything a node publishes leaves through
+Each node listens on ``ce:<db>:node:<id>`` (what is for it alone), ``ce:<db>:all`` (what
+every node hears) and ``ce:<db>:bus:*`` (the lobby bus), ``<db>`` being the number of
+the Redis database the room keeps its keys in. Everything a node publishes leaves through
 one queue on one connection, so that what one node sends another arrives in order.
 """
 
@@ -29,16 +30,17 @@ from .leases import PREFIX
 
 log = logging.getLogger(__name__)
 
-ALL = PREFIX + "all"
-BUS = PREFIX + "bus:"
 REQUEST_TIMEOUT = 5.0  # seconds an operation waits for its owner's answer
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 Write = Callable[[Pipeline], Any]
 
 
-def node_channel(node: str) -> str:
-    return f"{PREFIX}node:{node}"
+def channels(redis: Redis) -> str:
+    """The start of this room's channel names. Channels, unlike keys, are shared by every
+    database of a Redis server: rooms on databases 0 and 1 must not hear each other."""
+    database = redis.connection_pool.connection_kwargs.get("db", 0)
+    return f"{PREFIX}{database}:"
 
 
 class Router:
@@ -47,6 +49,10 @@ class Router:
     def __init__(self, redis: Redis, node: str) -> None:
         self.redis = redis
         self.node = node
+        space = channels(redis)
+        self.all = space + "all"
+        self.bus = space + "bus:"
+        self._nodes = space + "node:"
         self.handlers: dict[str, Handler] = {}
         self.on_bus: Callable[[str, dict[str, Any]], None] = lambda topic, message: None
         self._outbox: asyncio.Queue[Write] = asyncio.Queue()
@@ -67,7 +73,7 @@ class Router:
             await asyncio.sleep(0.01)
         for task in self._tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.wait(self._tasks, timeout=2)
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -80,10 +86,10 @@ class Router:
         self.later(lambda pipe: pipe.publish(channel, text))
 
     def to_node(self, node: str, message: dict[str, Any]) -> None:
-        self.publish(node_channel(node), message)
+        self.publish(self._nodes + node, message)
 
     def to_all(self, message: dict[str, Any]) -> None:
-        self.publish(ALL, message)
+        self.publish(self.all, message)
 
     def submit(self, node: str, table_id: str, op: Op) -> None:
         """Send an operation to the table's owner without waiting for it."""
@@ -146,14 +152,14 @@ class Router:
     async def _listen(self) -> None:
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
-            await pubsub.subscribe(node_channel(self.node), ALL)
-            await pubsub.psubscribe(BUS + "*")
+            await pubsub.subscribe(self._nodes + self.node, self.all)
+            await pubsub.psubscribe(self.bus + "*")
             self._subscribed.set()
             async for raw in pubsub.listen():
                 self._dispatch(raw)
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.wait_for(pubsub.aclose(), 1)  # type: ignore[no-untyped-call]
 
     def _dispatch(self, raw: dict[str, Any]) -> None:
         channel = _text(raw.get("channel"))
@@ -161,8 +167,8 @@ class Router:
             message = json.loads(raw["data"])
         except (TypeError, ValueError):
             return
-        if channel.startswith(BUS):
-            self.on_bus(channel[len(BUS) :], message)
+        if channel.startswith(self.bus):
+            self.on_bus(channel[len(self.bus) :], message)
             return
         if message.get("k") == "re":
             self._settle(message)

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 from ..bus import MemoryBus
 from ..protocol import TableInfo
 from .leases import PREFIX
-from .routing import BUS, Router
+from .routing import Router
 
 DIRECTORY = PREFIX + "lobby"
 
@@ -27,7 +27,7 @@ class RedisBus:
         router.on_bus = self.local.publish
 
     def publish(self, topic: str, message: dict[str, Any]) -> None:
-        self.router.publish(BUS + topic, message)
+        self.router.publish(self.router.bus + topic, message)
 
     def subscribe(self, topic: str) -> AsyncIterator[dict[str, Any]]:
         return self.local.subscribe(topic)

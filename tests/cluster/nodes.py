@@ -1,0 +1,249 @@
+"""Card-room nodes as real processes (``crazy-eights serve``), and scripted players that
+reconnect like the browser does: for the cluster tests and ``bench/load.py --nodes``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.server.test_tables import cards_in
+from tests.services import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+COOKIE = "ce_session"
+
+
+class Node:
+    """One ``crazy-eights serve`` process on 127.0.0.1 (a cluster node when ``redis``)."""
+
+    def __init__(
+        self, folder: Path, *, database: str, redis: str | None = None, name: str = "", **env: str
+    ) -> None:
+        self.folder = folder
+        self.database = database
+        self.redis = redis
+        self.name = name or f"node{free_port()}"
+        self.port = free_port()
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / f"{self.name}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Node:
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])
+            ),
+            DATABASE_URL=self.database,
+            CE_BOT_DELAY="0.05",
+            CE_BOT_WORKERS="0",
+            CE_HASH_TIME_COST="1",
+            CE_HASH_MEMORY_KIB="8192",
+            CE_LEASE_TTL="3",
+            **self.env,
+        )
+        env.pop("REDIS_URL", None)
+        command = [
+            sys.executable,
+            "-m",
+            "crazy_eights.server.commands",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.database,
+            "--log-level",
+            os.environ.get("CE_TEST_LOG_LEVEL", "warning"),
+        ]
+        if self.redis:
+            command += ["--redis", self.redis, "--node", self.name]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        return self
+
+    def wait_ready(self, seconds: float = 60) -> Node:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise AssertionError(f"{self.name} exited:\n{self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/ready", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"{self.name} did not get ready:\n{self.log.read_text()[-3000:]}")
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """kill -9."""
+        if self.process is not None and self.running:
+            self.process.kill()
+            self.process.wait()
+
+    def terminate(self, seconds: float = 30) -> float:
+        """SIGTERM, and how long the node took to hand over and exit."""
+        assert self.process is not None
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(seconds)
+        return time.monotonic() - started
+
+    def restart(self) -> float:
+        """SIGTERM, start again, wait until ready: the seconds it was gone."""
+        started = time.monotonic()
+        self.terminate()
+        self.start().wait_ready()
+        return time.monotonic() - started
+
+
+def guest(node: Node) -> str:
+    """A new guest's session token, made through ``node``."""
+    response = httpx.post(f"{node.url}/api/auth/guest")
+    response.raise_for_status()
+    return response.cookies[COOKIE]
+
+
+def api(node: Node, token: str, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    return httpx.request(method, f"{node.url}{path}", cookies={COOKIE: token}, **kwargs)
+
+
+@dataclass
+class Player:
+    """A scripted player at one seat: plays a random legal move on its turn and, like the
+    browser, reconnects when its socket closes (to the next node when its node is down).
+
+    ``acked`` holds the numbers of the moves the server acknowledged to this seat;
+    ``seen`` every card text the seat was shown, per message, for the hidden-card check.
+    """
+
+    seat: int
+    token: str
+    table: str
+    nodes: list[Node]
+    think: tuple[float, float] = (0.02, 0.1)
+    state: dict[str, Any] | None = None
+    acked: set[int] = field(default_factory=set)
+    reconnects: int = 0
+    messages: int = 0
+    over: bool = False
+    leaks: list[str] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return -1 if self.state is None else int(self.state["version"])
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import websockets
+
+        while not stop.is_set() and not self.over:
+            node = self.nodes[0]
+            try:
+                async with websockets.connect(
+                    f"{node.ws}/ws/tables/{self.table}",
+                    additional_headers={"cookie": f"{COOKIE}={self.token}"},
+                    open_timeout=10,
+                ) as ws:
+                    await self._play(ws, stop)
+            except Exception:
+                self.reconnects += 1  # like a browser behind a balancer: try another node
+                self.nodes.append(self.nodes.pop(0))
+                await asyncio.sleep(0.3)
+
+    async def _play(self, ws: Any, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            message = json.loads(await ws.recv())
+            self.messages += 1
+            state = message.get("state") if message["type"] in ("welcome", "state") else None
+            if not state:
+                continue
+            self._audit(state)
+            if state.get("ack") is not None:
+                self.acked.add(int(state["ack"]))
+            self.state = state
+            if state["view"]["over"]:
+                self.over = True
+                return
+            if state["view"]["current"] == self.seat and state["legal"]:
+                await asyncio.sleep(random.uniform(*self.think))
+                move = random.choice(state["legal"])
+                await ws.send(json.dumps({"type": "move", "seq": state["version"], "move": move}))
+
+    def _audit(self, state: dict[str, Any]) -> None:
+        """RULES G5: a seat is shown no card but its own hand and the discard pile (and
+        every hand once a round is over, for its scoring)."""
+        view = state["view"]
+        if view.get("over"):
+            return
+        public = ("round_over", "played")  # every hand at a round's end; a card played
+        events = [e for e in state.get("events", []) if e.get("type") not in public]
+        shown = cards_in(
+            {
+                **state,
+                "move": None,
+                "events": events,
+                "view": {k: v for k, v in view.items() if k != "log"},
+            }
+        )
+        leaked = shown - set(view.get("hand", [])) - set(view["discard"])
+        if leaked:
+            self.leaks.append(f"seat {self.seat} was shown {sorted(leaked)} in {state}")
+
+
+def stored_moves(database: str, table: str) -> list[tuple[int, int | None]]:
+    """(n, seat) of every move of a table in the database, in order."""
+
+    async def read() -> list[tuple[int, int | None]]:
+        import asyncpg
+
+        conn = await asyncpg.connect(database)
+        try:
+            rows = await conn.fetch(
+                "SELECT n, seat FROM moves WHERE table_id = $1 ORDER BY n", table
+            )
+        finally:
+            await conn.close()
+        return [(r["n"], r["seat"]) for r in rows]
+
+    return asyncio.run(read())
+
+
+def lost_moves(database: str, players: list[Player]) -> list[str]:
+    """Acknowledged moves missing from the database (or stored for another seat), and
+    tables whose moves are not numbered 0, 1, 2... without a gap."""
+    problems = []
+    for table in sorted({p.table for p in players}):
+        stored = stored_moves(database, table)
+        if [n for n, _ in stored] != list(range(len(stored))):
+            problems.append(f"{table}: moves {[n for n, _ in stored]} have gaps")
+        seats = dict(stored)
+        for player in players:
+            if player.table == table:
+                problems += [
+                    f"{table}: move {n} of seat {player.seat} acknowledged, stored: {seats.get(n)}"
+                    for n in sorted(player.acked)
+                    if seats.get(n, -1) != player.seat
+                ]
+    return problems
