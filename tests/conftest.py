@@ -20,13 +20,23 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
+
+T = TypeVar("T")
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` on a thread of its own: the browser tests' Playwright keeps an
+    event loop running on the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result()
 
 
 def worker_number() -> int:
@@ -85,7 +95,7 @@ class Databases:
             finally:
                 await conn.close()
 
-        asyncio.run(run())
+        run_async(run())
 
     def create(self, template: str | None = None) -> str:
         """A new database (empty, or a copy of ``template``); returns its URL."""

@@ -34,6 +34,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) every browser test runs on one worker,
+    which starts the card room and Chromium once; the other workers take the rest."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server import ServerSettings, db
 
+from ..conftest import run_async
 from .conftest import SettingsFactory, as_, guest, make_table, until
 
 
@@ -65,7 +66,7 @@ def test_one_bad_row_fails_only_its_own_writer(fast_settings: SettingsFactory) -
             await engine.dispose()
         return results, moves, chat, writer.commits
 
-    results, moves, chat, commits = asyncio.run(write())
+    results, moves, chat, commits = run_async(write())
     assert results[0] is None and "foreign key" in str(results[1]).lower()
     assert [(m.table_id, m.move) for m in moves] == [("t_1", "draw")]
     assert [c.text for c in chat] == ["hi"]
@@ -136,4 +137,4 @@ def test_servers_starting_together_migrate_an_empty_database_once(postgres_url: 
             await engine.dispose()
 
     head = ScriptDirectory.from_config(db.alembic_config()).get_current_head()
-    assert asyncio.run(versions()) == [head]
+    assert run_async(versions()) == [head]
