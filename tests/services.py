@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -318,73 +317,6 @@ class Nginx:
 
     def stop(self) -> None:
         _stop_pid_file(self.folder / "nginx.pid", signal.SIGTERM)
-
-
-class CardRoom:
-    """``crazy-eights serve`` of this checkout in a child process on a free loopback port.
-
-    Quick settings for tests (no bot pause, bots in a thread, cheap password hashing);
-    extra ``args`` come last and win. ``start()`` returns once ``/api/health`` answers;
-    ``kill()`` is a kill -9, ``stop()`` a SIGTERM and a wait. The server's log goes to
-    this process's standard error (pytest shows it when a test fails).
-    """
-
-    ROOT = Path(__file__).resolve().parents[1]
-
-    def __init__(self, database: str, *args: str, env: dict[str, str] | None = None) -> None:
-        self.database = database
-        self.args = args
-        self.env = env or {}
-        self.port = 0
-        self.url = ""
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, seconds: float = 60) -> str:
-        self.port = self.port or free_port()  # a restart keeps its port
-        env = dict(os.environ, CE_HASH_MEMORY_KIB="8192", CE_HASH_TIME_COST="1", **self.env)
-        path = [str(self.ROOT / "src"), env.get("PYTHONPATH", "")]
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, path))
-        command = [
-            *(sys.executable, "-m", "crazy_eights.server.commands", "serve"),
-            *("--port", str(self.port), "--db", self.database, "--log-level", "warning"),
-            *("--bot-delay", "0", "--bot-workers", "0", *self.args),
-        ]
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + seconds
-        while not self._healthy():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.kill()
-                raise RuntimeError(f"the card room on port {self.port} did not start")
-            time.sleep(0.1)
-        return self.url
-
-    def _healthy(self) -> bool:
-        try:
-            with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as answer:
-                return bool(answer.status == 200)
-        except OSError:
-            return False
-
-    @property
-    def ws_url(self) -> str:
-        return "ws" + self.url.removeprefix("http")
-
-    def kill(self) -> None:
-        """kill -9: no shutdown of any kind."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-
-    def stop(self, seconds: float = 20) -> None:
-        """SIGTERM, then a wait for the process to exit (kill -9 after ``seconds``)."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(seconds)
-        except subprocess.TimeoutExpired:
-            self.kill()
 
 
 def start(folder: Path) -> dict[str, str]:

@@ -1,19 +1,17 @@
 """The real services tests run against (``tests/services.py``, fixtures in ``conftest.py``):
-a PostgreSQL database of each test's own, a flushed Redis database, and nginx in front of
-the card room passing WebSocket upgrades through."""
+a PostgreSQL database of each test's own, a flushed Redis database, nginx with a given
+configuration (the cluster tests put it in front of two card-room nodes)."""
 
 from __future__ import annotations
 
-import json
+import time
 from collections.abc import Callable
-from pathlib import Path
 
 import httpx
 import pytest
-import websockets.sync.client as wsclient
 
 from .conftest import run_async, worker_number
-from .services import CardRoom, Nginx
+from .services import Nginx
 
 
 def test_postgres_url_is_a_new_empty_database(postgres_url: str, postgres_server: str) -> None:
@@ -45,32 +43,17 @@ def test_redis_url_is_this_workers_own_empty_database(redis_url: str) -> None:
         assert client.get("greeting") == b"hello"
 
 
-PROXY = """
-map $http_upgrade $connection_upgrade { default upgrade; '' close; }
-upstream room { server 127.0.0.1:PORT; }
-server {
-    listen {listen};
-    location / {
-        proxy_pass http://room;
-        proxy_http_version 1.1;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection $connection_upgrade;
-        proxy_set_header Host $http_host;
-    }
-}
-"""
-
-
-def test_nginx_passes_the_card_room_and_its_sockets_through(
-    nginx: Callable[[str], Nginx], tmp_path: Path
+def test_nginx_runs_the_given_http_block_on_a_port_of_its_own(
+    nginx: Callable[[str], Nginx],
 ) -> None:
-    room = CardRoom(str(tmp_path / "room.db"))
-    room.start()
-    try:
-        proxy = nginx(PROXY.replace("PORT", str(room.port)))
-        assert proxy.url != room.url
-        assert httpx.get(f"{proxy.url}/api/health").json()["ok"] is True
-        with wsclient.connect(f"ws{proxy.url.removeprefix('http')}/ws/lobby") as ws:
-            assert json.loads(ws.recv(timeout=10))["type"] == "tables"
-    finally:
-        room.stop()
+    first = nginx("server { listen {listen}; location / { return 200 'one'; } }")
+    second = nginx("server { listen {listen}; location / { return 200 'two'; } }")
+    assert first.port != second.port
+    assert httpx.get(f"{first.url}/any").text == "one"
+    assert httpx.get(second.url).text == "two"
+    second.reload("server { listen {listen}; location / { return 204; } }")
+    for _ in range(100):  # the old worker finishes its connections, then the new one answers
+        if httpx.get(second.url).status_code == 204:
+            break
+        time.sleep(0.05)
+    assert httpx.get(second.url).status_code == 204
