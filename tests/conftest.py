@@ -45,7 +45,12 @@ def worker_number() -> int:
     return int(name[2:]) if name[2:].isdigit() else 0
 
 
-def _own_server(server: Postgres | Redis) -> Iterator[str]:
+def _shared_or_own(variable: str, server: Postgres | Redis) -> Iterator[str]:
+    """The server an environment variable names (CI's), else ``server`` started for the
+    session, or a skip saying what to install."""
+    if os.environ.get(variable):
+        yield os.environ[variable]
+        return
     try:
         url = server.start()
     except ServiceUnavailable as exc:
@@ -59,18 +64,12 @@ def _own_server(server: Postgres | Redis) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    if os.environ.get(POSTGRES_ENV):
-        yield os.environ[POSTGRES_ENV]
-        return
-    yield from _own_server(Postgres())
+    yield from _shared_or_own(POSTGRES_ENV, Postgres())
 
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
-    if os.environ.get(REDIS_ENV):
-        yield os.environ[REDIS_ENV]
-        return
-    yield from _own_server(Redis())
+    yield from _shared_or_own(REDIS_ENV, Redis())
 
 
 def with_database(url: str, name: str) -> str:
