@@ -113,8 +113,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Playwright's sync API keeps an asyncio loop running
+    on the main thread while it is open, and ``asyncio.run`` refuses to start under it:
+    a session-long browser would break every later test of the process that uses one."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
