@@ -33,8 +33,8 @@ T = TypeVar("T")
 
 
 def run_async(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)`` on a thread of its own: the browser tests' Playwright keeps an
-    event loop running on the main thread for the whole session."""
+    """``asyncio.run(main)`` on a thread of its own, so that it works from any test, even
+    while Playwright's sync API (the browser tests) runs a loop on the main thread."""
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, main).result()
 
@@ -56,6 +56,9 @@ def _shared_or_own(variable: str, server: Postgres | Redis) -> Iterator[str]:
     except ServiceUnavailable as exc:
         server.stop()
         pytest.skip(str(exc))
+    except BaseException:
+        server.stop()  # whatever was made before it failed
+        raise
     try:
         yield url
     finally:
