@@ -100,7 +100,10 @@ def _run(command: Sequence[str | Path], what: str, **kwargs: Any) -> None:
 def postgres_bin() -> Path:
     """The folder of PostgreSQL's server binaries (``CE_PG_BIN``, else Debian's newest)."""
     if "CE_PG_BIN" in os.environ:
-        return Path(os.environ["CE_PG_BIN"])
+        folder = Path(os.environ["CE_PG_BIN"])
+        if not (folder / "initdb").is_file():
+            raise ServiceUnavailable(f"CE_PG_BIN={folder} holds no initdb")
+        return folder
     versions = sorted(
         Path("/usr/lib/postgresql").glob("*/bin/initdb"),
         key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0,
