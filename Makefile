@@ -3,11 +3,11 @@ PYTHON ?= python3
 
 .PHONY: install test lint typecheck pytest bench serve
 
-# Everything the test suite needs: Debian's Chromium for the browser tests, then the
-# package with its development and interoperability extras.
+# Everything the test suite needs: Debian's Chromium, PostgreSQL, Redis and nginx (see
+# scripts/system-deps), then the package with every extra the tests use.
 install:
 	scripts/system-deps
-	$(PYTHON) -m pip install -e '.[dev,rl]'
+	$(PYTHON) -m pip install -e '.[dev,rl,lab,postgres,cluster]'
 
 test: lint typecheck pytest
 
@@ -18,8 +18,11 @@ lint:
 typecheck:
 	$(PYTHON) -m mypy
 
+# Test processes (pytest-xdist): the browser tests stay together on one of them.
+JOBS ?= auto
+
 pytest:
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n $(JOBS) --dist loadgroup
 
 bench:
 	$(PYTHON) bench/engine.py

@@ -20,13 +20,23 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
+
+T = TypeVar("T")
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` on a thread of its own, so that it works from any test, even
+    while Playwright's sync API (the browser tests) runs a loop on the main thread."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main).result()
 
 
 def worker_number() -> int:
@@ -35,12 +45,20 @@ def worker_number() -> int:
     return int(name[2:]) if name[2:].isdigit() else 0
 
 
-def _own_server(server: Postgres | Redis) -> Iterator[str]:
+def _shared_or_own(variable: str, server: Postgres | Redis) -> Iterator[str]:
+    """The server an environment variable names (CI's), else ``server`` started for the
+    session, or a skip saying what to install."""
+    if os.environ.get(variable):
+        yield os.environ[variable]
+        return
     try:
         url = server.start()
     except ServiceUnavailable as exc:
         server.stop()
         pytest.skip(str(exc))
+    except BaseException:
+        server.stop()  # whatever was made before it failed
+        raise
     try:
         yield url
     finally:
@@ -49,18 +67,12 @@ def _own_server(server: Postgres | Redis) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    if os.environ.get(POSTGRES_ENV):
-        yield os.environ[POSTGRES_ENV]
-        return
-    yield from _own_server(Postgres())
+    yield from _shared_or_own(POSTGRES_ENV, Postgres())
 
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[str]:
-    if os.environ.get(REDIS_ENV):
-        yield os.environ[REDIS_ENV]
-        return
-    yield from _own_server(Redis())
+    yield from _shared_or_own(REDIS_ENV, Redis())
 
 
 def with_database(url: str, name: str) -> str:
@@ -85,7 +97,7 @@ class Databases:
             finally:
                 await conn.close()
 
-        asyncio.run(run())
+        run_async(run())
 
     def create(self, template: str | None = None) -> str:
         """A new database (empty, or a copy of ``template``); returns its URL."""

@@ -32,7 +32,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 POSTGRES_ENV = "CE_TEST_POSTGRES_URL"
 REDIS_ENV = "CE_TEST_REDIS_URL"
@@ -100,7 +100,10 @@ def _run(command: Sequence[str | Path], what: str, **kwargs: Any) -> None:
 def postgres_bin() -> Path:
     """The folder of PostgreSQL's server binaries (``CE_PG_BIN``, else Debian's newest)."""
     if "CE_PG_BIN" in os.environ:
-        return Path(os.environ["CE_PG_BIN"])
+        folder = Path(os.environ["CE_PG_BIN"])
+        if not (folder / "initdb").is_file():
+            raise ServiceUnavailable(f"CE_PG_BIN={folder} holds no initdb")
+        return folder
     versions = sorted(
         Path("/usr/lib/postgresql").glob("*/bin/initdb"),
         key=lambda p: int(p.parts[-3]) if p.parts[-3].isdigit() else 0,
@@ -123,17 +126,31 @@ def _binary(name: str, package: str) -> Path:
     return Path(found)
 
 
-class Postgres:
-    """A PostgreSQL cluster made by ``initdb`` in a temporary folder, trusting loopback.
-
-    Durability is off (``fsync``, ``synchronous_commit``, ``full_page_writes``): the data
-    is thrown away anyway, and creating a database per test stays quick. No Unix socket.
-    """
+class _Server:
+    """A server in a temporary folder of its own, on a loopback port; ``state()`` and
+    ``from_state()`` carry it from ``start`` to ``stop`` across processes (the CLI)."""
 
     def __init__(self, folder: Path | None = None, port: int | None = None) -> None:
         self.folder = folder
         self.port = port or 0
         self.url = ""
+
+    def state(self) -> dict[str, Any]:
+        return {"folder": str(self.folder), "port": self.port, "url": self.url}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Self:
+        server = cls(Path(state["folder"]), state["port"])
+        server.url = state["url"]
+        return server
+
+
+class Postgres(_Server):
+    """A PostgreSQL cluster made by ``initdb`` in a temporary folder, trusting loopback.
+
+    Durability is off (``fsync``, ``synchronous_commit``, ``full_page_writes``): the data
+    is thrown away anyway, and creating a database per test stays quick. No Unix socket.
+    """
 
     @property
     def data(self) -> Path:
@@ -203,25 +220,11 @@ class Postgres:
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
 
-    def state(self) -> dict[str, Any]:
-        return {"folder": str(self.folder), "port": self.port, "url": self.url}
 
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> Postgres:
-        server = cls(Path(state["folder"]), state["port"])
-        server.url = state["url"]
-        return server
-
-
-class Redis:
+class Redis(_Server):
     """A Redis server in a temporary folder: no persistence, 64 numbered databases."""
 
     DATABASES = 64
-
-    def __init__(self, folder: Path | None = None, port: int | None = None) -> None:
-        self.folder = folder
-        self.port = port or 0
-        self.url = ""
 
     def start(self) -> str:
         binary = _binary("redis-server", "redis-server")
@@ -247,15 +250,6 @@ class Redis:
         _stop_pid_file(self.folder / "redis.pid")
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
-
-    def state(self) -> dict[str, Any]:
-        return {"folder": str(self.folder), "port": self.port, "url": self.url}
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> Redis:
-        server = cls(Path(state["folder"]), state["port"])
-        server.url = state["url"]
-        return server
 
 
 NGINX_MAIN = """\

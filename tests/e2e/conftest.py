@@ -34,6 +34,15 @@ CHROMIUM_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) every browser test runs on one worker,
+    which starts the card room and Chromium once; the other workers take the rest."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -104,8 +113,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module. Playwright's sync API keeps an asyncio loop running
+    on the main thread while it is open, and ``asyncio.run`` refuses to start under it:
+    a session-long browser would break every later test of the process that uses one."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

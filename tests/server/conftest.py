@@ -3,7 +3,6 @@ on a temporary SQLite file and on a fresh PostgreSQL database (``database_url``)
 
 from __future__ import annotations
 
-import asyncio
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from crazy_eights.server import (  # noqa: E402
 )
 from crazy_eights.server.auth import COOKIE  # noqa: E402
 
-from ..conftest import Databases  # noqa: E402
+from ..conftest import Databases, run_async  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +33,7 @@ def postgres_template(postgres_databases: Databases) -> Iterator[str]:
         await db.migrate(engine)
         await engine.dispose()
 
-    asyncio.run(migrate())
+    run_async(migrate())
     try:
         yield url.rpartition("/")[2]
     finally:

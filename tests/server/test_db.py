@@ -18,6 +18,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server import ServerSettings, db
 
+from ..conftest import run_async
+from ..services import free_port
 from .conftest import SettingsFactory, as_, guest, make_table, until
 
 
@@ -65,7 +67,7 @@ def test_one_bad_row_fails_only_its_own_writer(fast_settings: SettingsFactory) -
             await engine.dispose()
         return results, moves, chat, writer.commits
 
-    results, moves, chat, commits = asyncio.run(write())
+    results, moves, chat, commits = run_async(write())
     assert results[0] is None and "foreign key" in str(results[1]).lower()
     assert [(m.table_id, m.move) for m in moves] == [("t_1", "draw")]
     assert [c.text for c in chat] == ["hi"]
@@ -136,4 +138,38 @@ def test_servers_starting_together_migrate_an_empty_database_once(postgres_url: 
             await engine.dispose()
 
     head = ScriptDirectory.from_config(db.alembic_config()).get_current_head()
-    assert asyncio.run(versions()) == [head]
+    assert run_async(versions()) == [head]
+
+
+def test_a_database_out_of_reach_fails_the_batch_at_once() -> None:
+    """Tried alone, the first row shows it is the database, not a row: the rest of the
+    batch fails with it instead of each row waiting for its own refusal."""
+    pytest.importorskip("asyncpg")
+    nobody = f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/none"
+    attempts: list[int] = []
+
+    async def write() -> list[Any]:
+        engine = db.make_engine(nobody)
+        writer = db.Writer(engine)
+        insert = writer._insert
+
+        async def counted(grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+            attempts.append(sum(len(rows) for rows in grouped.values()))
+            await insert(grouped)
+
+        writer._insert = counted  # type: ignore[method-assign]
+        waiters = [
+            asyncio.ensure_future(writer.write(db.chat, {"table_id": "t", "text": str(i)}))
+            for i in range(3)
+        ]
+        await asyncio.sleep(0)
+        writer.start()
+        try:
+            return await asyncio.gather(*waiters, return_exceptions=True)
+        finally:
+            await writer.stop()
+            await engine.dispose()
+
+    results = run_async(write())
+    assert all(isinstance(r, OSError | sa.exc.DBAPIError) for r in results), results
+    assert attempts == [3, 1]  # the batch, then its first row alone

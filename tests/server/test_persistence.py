@@ -22,6 +22,7 @@ from starlette.testclient import TestClient
 from crazy_eights.server import create_app, db, stats
 from crazy_eights.server.app import Room
 
+from ..conftest import run_async
 from .conftest import SettingsFactory, as_, guest, make_table, until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,7 +195,7 @@ def test_games_finishing_together_all_count_in_a_shared_record(
         finally:
             await room.close()
 
-    winner, loser = asyncio.run(finish_together(12))
+    winner, loser = run_async(finish_together(12))
     assert (winner.games, winner.wins, winner.rated_games) == (12, 12, 12)
     assert (loser.games, loser.wins, loser.points) == (12, 0, 60)
     assert winner.mu > loser.mu

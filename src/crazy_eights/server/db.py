@@ -360,6 +360,9 @@ class Writer:
         for item in items:
             try:
                 await self._insert(_grouped([item]))
+            except _UNREACHABLE as exc:  # not this row: the database; the rest fail alike
+                log.exception("database write failed")
+                return errors + [exc] * (len(items) - len(errors))
             except Exception as exc:
                 log.exception("database write failed (a row of %s)", item[0].name)
                 errors.append(exc)
@@ -367,6 +370,10 @@ class Writer:
                 self.commits += 1
                 errors.append(None)
         return errors
+
+
+# The database cannot be reached or is busy, whatever the row.
+_UNREACHABLE = (OSError, sa.exc.OperationalError, sa.exc.InterfaceError, sqlite3.OperationalError)
 
 
 def _grouped(items: list[_Item]) -> dict[sa.Table, list[dict[str, Any]]]:
