@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,12 +14,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
 from .errors import ApiError
-from .security import OriginMiddleware
+from .messages import http_error, readable
+from .passwords import Passwords
+from .security import BodyLimitMiddleware, OriginMiddleware
 from .settings import ServerSettings
+from .throttle import Throttles
 
 if TYPE_CHECKING:
     from .tables import TableActor
@@ -33,6 +37,7 @@ PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Crazy Eights</title
 The API is described at <a href="/docs">/docs</a>.</p>"""
 
 Audit = Callable[["TableActor", int | None, str], None]
+MAX_BODY = 64 * 1024  # bytes of any request body
 
 
 class Room:
@@ -45,18 +50,24 @@ class Room:
         self.engine = db.make_engine(settings.sqlalchemy_url())
         self.writer = db.Writer(self.engine)
         self.accounts = auth.Accounts(self)
+        self.passwords = Passwords(
+            time_cost=settings.hash_time_cost,
+            memory_kib=settings.hash_memory_kib,
+            slots=settings.hash_concurrency,
+            queue=settings.hash_queue,
+        )
+        self.throttles = Throttles(settings)
         self.tables = Tables(self)
         self.lobby = lobby.Lobby(self, lobby.MemoryBus())
         self.bots = BotPool(settings.bot_workers)
         self.audit: Audit | None = None
-        self.dummy_hash = ""
 
     async def open(self) -> None:
         url = make_url(self.settings.sqlalchemy_url())
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         await db.migrate(self.engine)
-        self.dummy_hash = await asyncio.to_thread(self.accounts.hasher.hash, secrets.token_hex(16))
+        await self.passwords.start()
         self.writer.start()
         restored = await self.tables.restore()
         log.info("card room ready; %d unfinished tables restored", restored)
@@ -65,7 +76,43 @@ class Room:
         await self.tables.close()
         await self.writer.stop()
         self.bots.close()
+        self.passwords.close()
         await self.engine.dispose()
+
+
+class ErrorResponse(JSONResponse):
+    """``{"error": code, "detail": text}``, ASCII-escaped so no text can break the JSON."""
+
+    def render(self, content: object) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode()
+
+
+def _form_rules(request: Request) -> dict[str, str] | None:
+    """The ``RULES`` of the route's body model (``auth.Form``), if it has any."""
+    field = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    rules = getattr(model, "RULES", None)
+    return rules if isinstance(rules, dict) else None
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Every error the API answers has the shape ``{"error": code, "detail": sentence}``."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        body = {"error": exc.code, "detail": exc.detail}
+        return ErrorResponse(body, status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        detail = readable(exc.errors(), _form_rules(request))
+        return ErrorResponse({"error": "invalid", "detail": detail}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        code, detail = http_error(exc.status_code, str(exc.detail))
+        body = {"error": code, "detail": detail}
+        return ErrorResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -89,21 +136,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.room = room
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
     app.add_middleware(OriginMiddleware, settings=settings)
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> Response:
-        return JSONResponse(
-            {"error": exc.code, "detail": exc.detail}, status_code=exc.status, headers=exc.headers
-        )
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        parts = []
-        for error in exc.errors()[:5]:
-            where = ".".join(str(p) for p in error["loc"] if p != "body")
-            parts.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
-        return JSONResponse({"error": "invalid", "detail": "; ".join(parts)}, status_code=422)
+    if settings.forwarded_allow_ips:  # outermost: the Origin check sees the real scheme
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+    add_error_handlers(app)
 
     for router in (auth.router, lobby.router, stats.router, sockets.router):
         app.include_router(router)

@@ -35,6 +35,15 @@ def serve(
     secure_cookies: Annotated[
         bool, typer.Option(help="Mark the session cookie Secure (behind HTTPS).")
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: "
+            "addresses or networks, comma-separated, or '*' for any. None by default, so "
+            "a client cannot choose the address its throttles count.",
+            envvar="CE_FORWARDED_ALLOW_IPS",
+        ),
+    ] = None,
     grace: Annotated[
         float, typer.Option(help="Seconds a dropped player keeps a seat before a game starts.")
     ] = 120.0,
@@ -59,21 +68,28 @@ def serve(
 ) -> None:
     """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
     import uvicorn
+    from pydantic import ValidationError
 
     from .app import create_app
     from .settings import ServerSettings
 
-    settings = ServerSettings(
-        database_url=db,
-        host=host,
-        port=port,
-        allowed_origins=allowed_origin or [],
-        secure_cookies=secure_cookies,
-        grace_seconds=grace,
-        bot_delay=bot_delay,
-        bot_workers=bot_workers,
-        web_dir=web_dir,
-    )
+    try:
+        settings = ServerSettings(
+            database_url=db,
+            host=host,
+            port=port,
+            allowed_origins=allowed_origin or [],
+            secure_cookies=secure_cookies,
+            forwarded_allow_ips=(forwarded_allow_ips or "").split(","),
+            grace_seconds=grace,
+            bot_delay=bot_delay,
+            bot_workers=bot_workers,
+            web_dir=web_dir,
+        )
+    except ValidationError as exc:
+        for error in exc.errors():
+            typer.echo(f"{'.'.join(map(str, error['loc']))}: {error['msg']}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  (database: {db})")
     profile = os.environ.get("CE_PROFILE")
     if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
@@ -84,6 +100,9 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
+        # The app believes proxy headers itself, from --forwarded-allow-ips only; uvicorn
+        # would believe them from loopback by default.
+        proxy_headers=False,
         log_level=log_level,
         ws_max_size=65536,
         ws_ping_interval=20,

@@ -23,7 +23,7 @@ from .auth import CurrentAccount, OptionalAccount, room_of
 from .botpool import BOT_LEVELS
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo
-from .security import origin_allowed
+from .security import may_see_private_table, origin_allowed
 from .tables import Spec, TableActor, bot_names
 
 if TYPE_CHECKING:
@@ -193,10 +193,12 @@ async def get_table(
         if not actor.may_watch(account_id, code):
             raise ApiError(403, "invite_needed", "this table is private: use its invite code")
         return actor.info(for_account=account_id)
-    return await _stored_info(room_of(request), table_id)
+    return await _stored_info(room_of(request), table_id, account_id, code)
 
 
-async def _stored_info(room: Room, table_id: str) -> TableInfo:
+async def _stored_info(
+    room: Room, table_id: str, account_id: int | None, code: str | None
+) -> TableInfo:
     async with room.engine.connect() as conn:
         row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
         if row is None:
@@ -209,6 +211,13 @@ async def _stored_info(room: Room, table_id: str) -> TableInfo:
                 .order_by(db.seats.c.seat)
             )
         ).all()
+        if not row.public and not may_see_private_table(
+            members={s.account_id for s in seat_rows} | {row.creator_id},
+            account_id=account_id,
+            invite=row.invite,
+            code=code,
+        ):
+            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
         count = (
             await conn.execute(
                 sa.select(sa.func.count())
