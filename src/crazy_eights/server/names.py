@@ -21,10 +21,9 @@ never pass for one.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-
-from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
 from crazy_eights.bots import BOT_LEVELS
 
@@ -127,17 +126,33 @@ def _latin_skeleton(text: str) -> str:
     """``text`` with each letter that looks like a Latin one replaced by it, accents
     dropped and ``0`` read as ``o``: what a reader sees, not what the bytes say."""
     text = unicodedata.normalize("NFKC", text).replace("0", "o")
-    found = confusables.is_confusable(text, greedy=True, preferred_aliases=["latin"]) or []
-    latin: dict[str, str] = {}
-    for entry in found:
-        for glyph in entry["homoglyphs"]:
-            letter = _ascii_letter(glyph["c"], glyph["n"])
-            if letter:
-                latin[entry["character"]] = letter
-                break
-    text = "".join(latin.get(char, char) for char in text)
+    if not text.isascii():
+        latin = _latin_look_alikes()
+        text = "".join(latin.get(char, char) for char in text)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me"))
+
+
+@functools.cache
+def _latin_look_alikes() -> dict[str, str]:
+    """Every non-ASCII character that Unicode's confusables (UTS #39, as packaged by
+    confusable-homoglyphs) list as looking like a Latin letter, mapped to that letter.
+
+    Built on first need from the package's data and kept as this small table (about
+    1,500 entries): the package's own lookup holds all 9,600 entries, some 14 MiB.
+    """
+    from confusable_homoglyphs import utils  # type: ignore[import-untyped]
+
+    table: dict[str, str] = {}
+    for char, glyphs in utils.load("confusables.json").items():
+        if char.isascii():
+            continue
+        for glyph in glyphs:
+            letter = _ascii_letter(glyph["c"], glyph["n"])
+            if letter:
+                table[char] = letter
+                break
+    return table
 
 
 def _ascii_letter(glyph: str, name: str) -> str | None:
