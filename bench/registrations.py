@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,22 +33,13 @@ from io import BytesIO
 from pathlib import Path
 
 import httpx
+from load import free_port, memory_kib  # bench/ is on the path when run as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1])
-    return 0
+    return memory_kib(pid)["VmRSS"]
 
 
 @dataclass

@@ -11,10 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-import socket
 import subprocess
-import sys
-import time
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +29,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from crazy_eights.server import create_app  # noqa: E402
 
 from ..server.conftest import fast_settings  # noqa: E402
+from ..server.test_persistence import _free_port, _serve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,59 +112,19 @@ def statuses(responses: Sequence[httpx.Response]) -> list[int]:
     return sorted(r.status_code for r in responses)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def serve(
-    folder: Path, *flags: str, env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[bytes], str]:
-    """A real ``serve`` process on a free loopback port: (process, base URL). Stop it."""
-    port = free_port()
-    environment = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
-    environment.update(env or {})
-    command = [
-        sys.executable,
-        "-m",
-        "crazy_eights.server.commands",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        str(folder / "room.db"),
-        "--bot-workers",
-        "0",
-        "--log-level",
-        "warning",
-        *flags,
-    ]
-    process = subprocess.Popen(command, env=environment, stdout=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    process.wait()
-    raise AssertionError("the server did not start")
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Any]:
-    """``server(*flags, env=...)`` starts a real server and returns its URL; all are stopped."""
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``server(env=...)`` starts a real ``serve`` on a free loopback port (``CE_*``
+    variables set as given) and returns its URL; all are stopped afterwards."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(*flags: str, env: dict[str, str] | None = None) -> str:
-        folder = tmp_path / f"server{len(started)}"
-        folder.mkdir()
-        process, url = serve(folder, *flags, env=env)
-        started.append(process)
-        return url
+    def start(env: dict[str, str] | None = None) -> str:
+        with monkeypatch.context() as patch:
+            for name, value in (env or {}).items():
+                patch.setenv(name, value)
+            port = _free_port()
+            started.append(_serve(tmp_path / f"server{len(started)}.db", port))
+        return f"http://127.0.0.1:{port}"
 
     yield start
     for process in started:

@@ -34,9 +34,11 @@ def test_forwarded_for_is_ignored_by_default(server: Server) -> None:
 
 def test_forwarded_for_is_believed_from_a_trusted_proxy(server: Server) -> None:
     url = server(
-        "--forwarded-allow-ips",
-        "127.0.0.1",
-        env={"CE_LOGIN_ADDRESS_ATTEMPTS": "5", "CE_LOGIN_ATTEMPTS": "5"},
+        env={
+            "CE_FORWARDED_ALLOW_IPS": "127.0.0.1",  # the --forwarded-allow-ips flag's variable
+            "CE_LOGIN_ADDRESS_ATTEMPTS": "5",
+            "CE_LOGIN_ATTEMPTS": "5",
+        }
     )
     assert _fail_logins(url, 5, "203.0.113.1") == [401] * 5
     assert _fail_logins(url, 1, "203.0.113.1") == [429]
@@ -47,7 +49,7 @@ def test_forwarded_for_is_believed_from_a_trusted_proxy(server: Server) -> None:
 
 def test_forwarded_proto_decides_the_scheme_only_behind_a_trusted_proxy(server: Server) -> None:
     plain = server()
-    proxied = server("--forwarded-allow-ips", "127.0.0.1")
+    proxied = server(env={"CE_FORWARDED_ALLOW_IPS": "127.0.0.1"})
     for url, allowed in ((plain, False), (proxied, True)):
         host = url.removeprefix("http://")
         response = httpx.post(
