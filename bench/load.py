@@ -168,6 +168,7 @@ async def main(args: argparse.Namespace) -> None:
     port = free_port()
     folder = tempfile.mkdtemp(prefix="ce-load-")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
+    env["CE_SIGNUP_LIMIT"] = "1000000"  # every player of the load signs up from 127.0.0.1
     if args.profile:
         env["CE_PROFILE"] = str(Path(args.profile).resolve())
     server = subprocess.Popen(

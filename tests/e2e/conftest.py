@@ -63,6 +63,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_BOT_WORKERS": "0",
             "CE_HASH_TIME_COST": "1",
             "CE_HASH_MEMORY_KIB": "8192",
+            # every browser of the session signs up from 127.0.0.1
+            "CE_SIGNUP_LIMIT": "100000",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from pydantic import ValidationError
+from starlette.requests import Request
 from starlette.testclient import TestClient
 
-from crazy_eights.server import create_app
+from crazy_eights.server import ServerSettings, create_app, throttle
 from crazy_eights.server.auth import COOKIE
+from crazy_eights.server.throttle import client_key
 
 from .conftest import SettingsFactory, as_, guest
 
@@ -134,3 +138,50 @@ def test_client_settings_are_validated_and_kept(
     client.__exit__(None, None, None)  # the same database, a new process's worth of server
     with TestClient(create_app(fast_settings())) as again:
         assert again.get("/api/me/settings", headers=as_(token)).json() == mine
+
+
+def test_throttle_window_and_memory_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1000.0]
+    monkeypatch.setattr(throttle.time, "monotonic", lambda: now[0])
+    limit = throttle.Throttle(2, 10.0, max_keys=3)
+    limit.record("a")
+    limit.record("a")
+    assert limit.retry_after("a") == 10.0 and limit.retry_after("b") == 0.0
+    now[0] += 10.0
+    assert limit.retry_after("a") == 0.0  # the window has passed
+    for key in ("b", "c", "d", "e"):
+        limit.record(key)
+    assert len(limit._events) == 3 and "a" not in limit._events  # the stalest went first
+
+
+def test_throttles_count_ipv6_clients_by_their_64() -> None:
+    def key(host: str) -> str:
+        return client_key(Request({"type": "http", "client": (host, 1)}))
+
+    assert key("2001:db8:1:2:aaaa::1") == key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert key("2001:db8:1:3::1") != key("2001:db8:1:2::1")
+    assert key("198.51.100.7") == "198.51.100.7" == key("::ffff:198.51.100.7")
+
+
+def test_proxy_and_origin_settings_are_checked() -> None:
+    settings = ServerSettings(forwarded_allow_ips="10.0.0.1, 192.168.0.0/16,")
+    assert settings.forwarded_allow_ips == ["10.0.0.1", "192.168.0.0/16"]
+    assert ServerSettings().forwarded_allow_ips == []
+    for bad in ({"forwarded_allow_ips": "proxy.example"}, {"allowed_origins": ["evil"]}):
+        with pytest.raises(ValidationError):
+            ServerSettings(**bad)
+
+
+def test_bot_accounts_survive_a_person_holding_the_bot_name(client: TestClient) -> None:
+    """A database from before bot names were reserved may hold a person "bot-random"."""
+    room = client.app.state.room  # type: ignore[attr-defined]
+
+    async def bot_after_person() -> tuple[int, int]:
+        person = await room.accounts.create(
+            name="bot-random", display_name="x", password_hash=None, guest=False
+        )
+        return person.id, await room.accounts.bot_account("random")
+
+    person, bot = client.portal.call(bot_after_person)  # type: ignore[union-attr]
+    assert person != bot
+    assert client.portal.call(room.accounts.bot_account, "random") == bot  # type: ignore[union-attr]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,6 +15,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -28,12 +29,15 @@ from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .errors import ApiError
-from .security import NulMiddleware, OriginMiddleware
+from .messages import http_error, readable
+from .passwords import Passwords
+from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .table.store import SqlTableStore
 from .tables import Tables
+from .throttle import Throttles
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +45,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>Crazy Eights</title>
 <h1>Crazy Eights card room</h1><p>The browser client is not installed here.
 The API is described at <a href="/docs">/docs</a>.</p>"""
+
+MAX_BODY = 64 * 1024  # bytes of any request body
 
 
 class Room:
@@ -54,6 +60,13 @@ class Room:
         self.engine = db.make_engine(settings.sqlalchemy_url())
         self.writer = db.Writer(self.engine)
         self.accounts = auth.Accounts(self)
+        self.passwords = Passwords(
+            time_cost=settings.hash_time_cost,
+            memory_kib=settings.hash_memory_kib,
+            slots=settings.hash_concurrency,
+            queue=settings.hash_queue,
+        )
+        self.throttles = Throttles(settings)
         self.store = SqlTableStore(self.engine, self.writer)
         self.sockets = LocalSockets()
         self.bots = BotPool(settings.bot_workers)
@@ -79,7 +92,6 @@ class Room:
             grace_seconds=settings.grace_seconds,
             node=self.node,
         )
-        self.dummy_hash = ""
 
     def _join_cluster(self, redis_url: str) -> None:
         from .cluster.node import ClusterNode, node_name
@@ -114,7 +126,7 @@ class Room:
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         await db.migrate(self.engine)
-        self.dummy_hash = await asyncio.to_thread(self.accounts.hasher.hash, secrets.token_hex(16))
+        await self.passwords.start()
         self.writer.start()
         restored = await self.tables.restore()
         if self.cluster is not None:
@@ -153,6 +165,7 @@ class Room:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
         self.bots.close()
+        self.passwords.close()
         await self.engine.dispose()
         log.info("closed")
 
@@ -161,6 +174,41 @@ def _redis(url: str) -> Redis:
     client = require("redis.asyncio", extra="cluster", feature="cluster mode (--redis)")
     redis: Redis = client.Redis.from_url(url)
     return redis
+
+
+class ErrorResponse(JSONResponse):
+    """``{"error": code, "detail": text}``, ASCII-escaped so no text can break the JSON."""
+
+    def render(self, content: object) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode()
+
+
+def _form_rules(request: Request) -> dict[str, str] | None:
+    """The ``RULES`` of the route's body model (``auth.Form``), if it has any."""
+    field = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    rules = getattr(model, "RULES", None)
+    return rules if isinstance(rules, dict) else None
+
+
+def add_error_handlers(app: FastAPI) -> None:
+    """Every error the API answers has the shape ``{"error": code, "detail": sentence}``."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        body = {"error": exc.code, "detail": exc.detail}
+        return ErrorResponse(body, status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        detail = readable(exc.errors(), _form_rules(request))
+        return ErrorResponse({"error": "invalid", "detail": detail}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        code, detail = http_error(exc.status_code, str(exc.detail))
+        body = {"error": code, "detail": detail}
+        return ErrorResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -184,22 +232,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.room = room
+    app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
     app.add_middleware(OriginMiddleware, settings=settings)
     app.add_middleware(NulMiddleware)
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> Response:
-        return JSONResponse(
-            {"error": exc.code, "detail": exc.detail}, status_code=exc.status, headers=exc.headers
-        )
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        parts = []
-        for error in exc.errors()[:5]:
-            where = ".".join(str(p) for p in error["loc"] if p != "body")
-            parts.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
-        return JSONResponse({"error": "invalid", "detail": "; ".join(parts)}, status_code=422)
+    if settings.forwarded_allow_ips:  # outermost: the Origin check sees the real scheme
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
+    add_error_handlers(app)
 
     for router in (auth.router, lobby.router, stats.router, sockets.router):
         app.include_router(router)

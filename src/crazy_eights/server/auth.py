@@ -1,38 +1,40 @@
-"""Accounts and sessions: register, log in and out, guests and their upgrade, profiles.
+"""Accounts and sessions: register, sign in and out, guests and their upgrade, profiles and
+client settings.
 
-Passwords are argon2id hashes (hashed off the event loop). A session is a random token in
-an HttpOnly SameSite cookie; the database keeps only its SHA-256. Failed logins are
-throttled per name and per address.
+Passwords are argon2id hashes, made a bounded number at a time (``passwords.py``). A
+session is a random token in an HttpOnly SameSite cookie; the database keeps only its
+SHA-256. Names follow ``names.py``: one account per name whatever its case or Unicode
+form, which a unique index guarantees even for requests at the same moment. New accounts
+are throttled per client address, failed sign-ins per (name, address) and per address
+(``throttle.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
 import secrets
-import time
-from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import sqlalchemy as sa
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
-from . import db
+from . import db, names
 from .errors import ApiError
+from .throttle import client_key
 
 if TYPE_CHECKING:
     from .app import Room
 
 COOKIE = "ce_session"
-NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
-AVATAR_RE = re.compile(r"^[a-z0-9-]{1,16}$")
+AVATAR_RE = re.compile(r"[a-z0-9-]{1,16}")
+PASSWORD_RULE = "The password must be 8 to 200 characters."
+AVATAR_RULE = "The avatar must be an avatar id: 1 to 16 of a-z, 0-9 and '-'."
 
 
 class Account(BaseModel):
@@ -55,86 +57,83 @@ def account_from_row(row: Any) -> Account:
     )
 
 
-def _check_display_name(value: str) -> str:
-    value = " ".join(value.split())
-    if not 1 <= len(value) <= 40 or any(ord(c) < 32 for c in value):
-        raise ValueError("display name must be 1 to 40 printable characters")
-    return value
+def _name_taken(name: str) -> ApiError:
+    return ApiError(409, "name_taken", f"The name {name!r} is taken.")
 
 
-class Credentials(BaseModel):
+class Form(BaseModel):
+    """A form the browser posts. ``RULES`` words any mistake in a field (``messages``)."""
+
+    RULES: ClassVar[dict[str, str]] = {}
+
+
+class Credentials(Form):
+    RULES: ClassVar[dict[str, str]] = {
+        "name": names.ACCOUNT_NAME_RULE,
+        "password": PASSWORD_RULE,
+    }
+
     name: str = Field(min_length=3, max_length=32, description="letters, digits, _ . -")
     password: str = Field(min_length=8, max_length=200)
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if not NAME_RE.match(value):
-            raise ValueError("name must be 3 to 32 letters, digits, '_', '.' or '-'")
-        return value
+        return names.account_name(value)
 
 
-class Register(Credentials):
-    display_name: str | None = Field(default=None, max_length=40)
+class NewAccount(Credentials):
+    """A name and password, and optionally how the account is shown (else its name)."""
+
+    RULES: ClassVar[dict[str, str]] = {
+        **Credentials.RULES,
+        "display_name": names.DISPLAY_NAME_RULE,
+    }
+
+    display_name: str | None = Field(
+        default=None, max_length=200, description="1 to 40 visible characters"
+    )
 
     @field_validator("display_name")
     @classmethod
     def _display(cls, value: str | None) -> str | None:
-        return None if value is None else _check_display_name(value)
+        return None if value is None else names.display_name(value)
 
 
-class Login(BaseModel):
+class Login(Form):
+    RULES: ClassVar[dict[str, str]] = {
+        "name": names.ACCOUNT_NAME_RULE,
+        "password": PASSWORD_RULE,
+    }
+
     name: str = Field(max_length=32)
     password: str = Field(max_length=200)
 
 
-class Profile(BaseModel):
-    display_name: str | None = Field(default=None, max_length=40)
+class Profile(Form):
+    RULES: ClassVar[dict[str, str]] = {
+        "display_name": names.DISPLAY_NAME_RULE,
+        "avatar": AVATAR_RULE,
+    }
+
+    display_name: str | None = Field(
+        default=None, max_length=200, description="1 to 40 visible characters"
+    )
     avatar: str | None = Field(default=None, max_length=16)
 
     @field_validator("display_name")
     @classmethod
     def _display(cls, value: str | None) -> str | None:
-        return None if value is None else _check_display_name(value)
+        return None if value is None else names.display_name(value)
 
     @field_validator("avatar")
     @classmethod
     def _avatar(cls, value: str | None) -> str | None:
-        if value is not None and not AVATAR_RE.match(value):
-            raise ValueError("avatar must be an avatar id: 1 to 16 of a-z, 0-9 and -")
-        return value
-
-
-@dataclass
-class Throttle:
-    """Counts failures per key in a sliding window; ``retry_after`` > 0 means refuse."""
-
-    attempts: int
-    window: float
-
-    def __post_init__(self) -> None:
-        self._failures: dict[str, deque[float]] = {}
-
-    def retry_after(self, *keys: str) -> float:
-        now = time.monotonic()
-        wait = 0.0
-        for key in keys:
-            times = self._failures.get(key)
-            if not times:
-                continue
-            while times and times[0] <= now - self.window:
-                times.popleft()
-            if len(times) >= self.attempts:
-                wait = max(wait, times[0] + self.window - now)
-        return wait
-
-    def fail(self, *keys: str) -> None:
-        now = time.monotonic()
-        for key in keys:
-            self._failures.setdefault(key, deque()).append(now)
-
-    def succeed(self, key: str) -> None:
-        self._failures.pop(key, None)
+        if value is None:
+            return None
+        if not AVATAR_RE.fullmatch(value):
+            raise ValueError(AVATAR_RULE)
+        return names.avatar(value)
 
 
 def token_hash(token: str) -> str:
@@ -146,20 +145,6 @@ class Accounts:
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        settings = room.settings
-        self.hasher = PasswordHasher(
-            time_cost=settings.hash_time_cost, memory_cost=settings.hash_memory_kib
-        )
-        self.throttle = Throttle(settings.login_attempts, settings.login_window)
-
-    async def hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
-
-    async def verify(self, stored: str, password: str) -> bool:
-        try:
-            return await asyncio.to_thread(self.hasher.verify, stored, password)
-        except (VerificationError, InvalidHashError):
-            return False
 
     async def get(self, account_id: int) -> Account | None:
         async with self.room.engine.connect() as conn:
@@ -168,69 +153,127 @@ class Accounts:
             ).first()
         return None if row is None else account_from_row(row)
 
+    async def find(self, name: str) -> Any:
+        """The account row whose name is ``name`` in any case or Unicode form, or None."""
+        query = sa.select(db.accounts).where(db.accounts.c.name_key == names.name_key(name))
+        async with self.room.engine.connect() as conn:
+            return (await conn.execute(query)).first()
+
+    async def _insert(self, **values: Any) -> int:
+        """Insert an account; raises ``IntegrityError`` when its name (key) is held."""
+        async with self.room.engine.begin() as conn:
+            result = await conn.execute(
+                db.accounts.insert().values(
+                    name_key=names.name_key(values["name"]), created_at=db.now(), **values
+                )
+            )
+        return int(result.inserted_primary_key[0])  # type: ignore[index]
+
     async def create(
         self, *, name: str, display_name: str, password_hash: str | None, guest: bool
     ) -> Account:
-        async with self.room.engine.begin() as conn:
-            taken = (
-                await conn.execute(
-                    sa.select(db.accounts.c.id).where(
-                        sa.func.lower(db.accounts.c.name) == name.lower()
-                    )
-                )
-            ).first()
-            if taken is not None:
-                raise ApiError(409, "name_taken", f"the name {name!r} is taken")
-            result = await conn.execute(
-                db.accounts.insert().values(
-                    name=name,
-                    display_name=display_name,
-                    avatar="default",
-                    password_hash=password_hash,
-                    guest=guest,
-                    created_at=db.now(),
-                )
+        """A new account; 409 ``name_taken`` if any spelling of the name is held."""
+        try:
+            account_id = await self._insert(
+                name=name,
+                display_name=display_name,
+                avatar="default",
+                password_hash=password_hash,
+                guest=guest,
             )
-            account_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+        except sa.exc.IntegrityError:
+            raise _name_taken(name) from None
         return Account(
             id=account_id, name=name, display_name=display_name, avatar="default", guest=guest
         )
 
+    async def create_guest(self) -> Account:
+        """A guest ``guest-<8 hex>`` shown as "Guest <4 hex>" (a new tag if one is held)."""
+        for _ in range(4):
+            tag = secrets.token_hex(4)
+            try:
+                return await self.create(
+                    name=f"guest-{tag}",
+                    display_name=f"Guest {tag[:4]}",
+                    password_hash=None,
+                    guest=True,
+                )
+            except ApiError as exc:
+                if exc.code != "name_taken":
+                    raise
+        raise ApiError(503, "busy", "No free guest name was found; try again.")
+
     async def bot_account(self, level: str) -> int:
         """The account that plays (and is rated) for a bot level; made on first use."""
-        async with self.room.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(db.accounts.c.id).where(db.accounts.c.bot_level == level)
-                )
-            ).first()
+        query = sa.select(db.accounts.c.id).where(db.accounts.c.bot_level == level)
+        # A second name in case a person took "bot-<level>" before such names were kept
+        # for the bots; a race with another table making it is settled by bot_level.
+        for name in (f"bot-{level}", f"bot-{level}-{secrets.token_hex(3)}"):
+            async with self.room.engine.connect() as conn:
+                row = (await conn.execute(query)).first()
             if row is not None:
                 return int(row.id)
-            result = await conn.execute(
-                db.accounts.insert().values(
-                    name=f"bot-{level}",
+            try:
+                return await self._insert(
+                    name=name,
                     display_name=f"{level} bot",
                     avatar="bot",
                     password_hash=None,
                     guest=False,
                     bot_level=level,
-                    created_at=db.now(),
                 )
+            except sa.exc.IntegrityError:
+                continue
+        raise ApiError(503, "busy", f"The {level} bot's account could not be made.")
+
+    async def upgrade(
+        self, account: Account, *, name: str, password_hash: str, display_name: str | None
+    ) -> tuple[Account, str]:
+        """Give a guest a name and password. Every session of the guest ends and a new
+        one begins (returned): whoever held the guest's token does not hold the account."""
+        values: dict[str, Any] = {
+            "name": name,
+            "name_key": names.name_key(name),
+            "password_hash": password_hash,
+            "guest": False,
+        }
+        if display_name is not None:
+            values["display_name"] = display_name
+        token = secrets.token_urlsafe(32)
+        try:
+            async with self.room.engine.begin() as conn:
+                done = await conn.execute(
+                    db.accounts.update()
+                    .where(db.accounts.c.id == account.id, db.accounts.c.guest == sa.true())
+                    .values(**values)
+                )
+                if done.rowcount != 1:
+                    raise ApiError(409, "not_a_guest", "This account already has a password.")
+                await conn.execute(
+                    db.sessions.delete().where(db.sessions.c.account_id == account.id)
+                )
+                await self._add_session(conn, token, account.id)
+        except sa.exc.IntegrityError:
+            raise _name_taken(name) from None
+        values.pop("name_key")
+        values.pop("password_hash")
+        return account.model_copy(update=values), token
+
+    async def _add_session(self, conn: AsyncConnection, token: str, account_id: int) -> None:
+        now = db.now()
+        await conn.execute(
+            db.sessions.insert().values(
+                token_hash=token_hash(token),
+                account_id=account_id,
+                created_at=now,
+                expires_at=now + self.room.settings.session_days * 86400,
             )
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
+        )
 
     async def new_session(self, account_id: int) -> str:
         token = secrets.token_urlsafe(32)
-        now = db.now()
         async with self.room.engine.begin() as conn:
-            await conn.execute(
-                db.sessions.insert().values(
-                    token_hash=token_hash(token),
-                    account_id=account_id,
-                    created_at=now,
-                    expires_at=now + self.room.settings.session_days * 86400,
-                )
-            )
+            await self._add_session(conn, token, account_id)
         return token
 
     async def from_token(self, token: str | None) -> Account | None:
@@ -276,7 +319,7 @@ async def optional_account(request: Request) -> Account | None:
 async def current_account(request: Request) -> Account:
     account = await optional_account(request)
     if account is None:
-        raise ApiError(401, "not_signed_in", "sign in or play as a guest first")
+        raise ApiError(401, "not_signed_in", "Sign in or play as a guest first.")
     return account
 
 
@@ -287,50 +330,37 @@ router = APIRouter(tags=["accounts"])
 
 
 @router.post("/api/auth/register", status_code=201)
-async def register(body: Register, request: Request, response: Response) -> Account:
-    """Create an account with a name and password and sign in."""
-    accounts = room_of(request).accounts
-    account = await accounts.create(
+async def register(body: NewAccount, request: Request, response: Response) -> Account:
+    """Create an account with a name and password and sign in. New accounts (guests
+    too) are throttled per address (429)."""
+    room = room_of(request)
+    room.throttles.admit_signup(client_key(request))
+    if await room.accounts.find(body.name) is not None:  # spare the hash
+        raise _name_taken(body.name)
+    account = await room.accounts.create(
         name=body.name,
         display_name=body.display_name or body.name,
-        password_hash=await accounts.hash(body.password),
+        password_hash=await room.passwords.hash(body.password),
         guest=False,
     )
-    accounts.set_cookie(response, await accounts.new_session(account.id))
+    room.accounts.set_cookie(response, await room.accounts.new_session(account.id))
     return account
 
 
 @router.post("/api/auth/login")
 async def login(body: Login, request: Request, response: Response) -> Account:
-    """Sign in; repeated failures for a name or an address are throttled (429)."""
-    accounts = room_of(request).accounts
-    address = request.client.host if request.client else "?"
-    keys = (f"name:{body.name.lower()}", f"ip:{address}")
-    wait = accounts.throttle.retry_after(*keys)
-    if wait > 0:
-        raise ApiError(
-            429,
-            "throttled",
-            f"too many failed sign-ins; try again in {int(wait) + 1} s",
-            headers={"Retry-After": str(int(wait) + 1)},
-        )
-    async with accounts.room.engine.connect() as conn:
-        row = (
-            await conn.execute(
-                sa.select(db.accounts).where(sa.func.lower(db.accounts.c.name) == body.name.lower())
-            )
-        ).first()
-    if row is None or row.password_hash is None:
-        # Spend the same time as a real check so names cannot be probed by timing.
-        await accounts.verify(accounts.room.dummy_hash, body.password)
-        ok = False
-    else:
-        ok = await accounts.verify(row.password_hash, body.password)
-    if not ok:
-        accounts.throttle.fail(*keys)
-        raise ApiError(401, "bad_credentials", "wrong name or password")
-    accounts.throttle.succeed(keys[0])
-    accounts.set_cookie(response, await accounts.new_session(row.id))  # type: ignore[union-attr]
+    """Sign in. Failures are throttled per (name, address) and per address (429), so
+    nobody can lock an owner out from elsewhere."""
+    room = room_of(request)
+    key, address = names.name_key(body.name), client_key(request)
+    room.throttles.check_login(key, address)
+    row = await room.accounts.find(body.name)
+    stored = None if row is None else row.password_hash
+    if not await room.passwords.verify(stored, body.password):
+        room.throttles.login_failed(key, address)
+        raise ApiError(401, "bad_credentials", "Wrong name or password.")
+    room.throttles.login_succeeded(key, address)
+    room.accounts.set_cookie(response, await room.accounts.new_session(row.id))
     return account_from_row(row)
 
 
@@ -345,13 +375,12 @@ async def logout(request: Request, response: Response) -> None:
 
 @router.post("/api/auth/guest", status_code=201)
 async def guest(request: Request, response: Response) -> Account:
-    """Play at once as a guest; set a password later to keep the record."""
-    accounts = room_of(request).accounts
-    tag = secrets.token_hex(4)
-    account = await accounts.create(
-        name=f"guest-{tag}", display_name=f"Guest {tag[:4]}", password_hash=None, guest=True
-    )
-    accounts.set_cookie(response, await accounts.new_session(account.id))
+    """Play at once as a guest; set a password later to keep the record. Throttled per
+    address with registrations (429)."""
+    room = room_of(request)
+    room.throttles.admit_signup(client_key(request))
+    account = await room.accounts.create_guest()
+    room.accounts.set_cookie(response, await room.accounts.new_session(account.id))
     return account
 
 
@@ -375,12 +404,57 @@ MAX_SETTINGS = 8192  # bytes of compact JSON
 MAX_SETTINGS_DEPTH = 6
 
 
-def _depth(value: Any) -> int:
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` objects or lists deep (looks no deeper)."""
     if isinstance(value, dict):
-        return 1 + max(map(_depth, value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max(map(_depth, value), default=0)
-    return 0
+        children: Any = value.values()
+    elif isinstance(value, list):
+        children = value
+    else:
+        return False
+    return limit == 0 or any(_deeper_than(child, limit - 1) for child in children)
+
+
+def _bad_settings(detail: str, status: int = 422) -> ApiError:
+    return ApiError(status, "too_large" if status == 413 else "bad_settings", detail)
+
+
+def _parse_settings(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_SETTINGS * 2:
+        raise _bad_settings(f"Settings are at most {MAX_SETTINGS} bytes.", 413)
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise _bad_settings(f"Settings nest at most {MAX_SETTINGS_DEPTH} deep.") from None
+    except ValueError:
+        raise ApiError(422, "bad_json", "Settings must be a JSON object.") from None
+    if not isinstance(data, dict):
+        raise _bad_settings("Settings must be a JSON object.")
+    if _deeper_than(data, MAX_SETTINGS_DEPTH):
+        raise _bad_settings(f"Settings nest at most {MAX_SETTINGS_DEPTH} deep.")
+    try:
+        compact = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise _bad_settings("Settings must be valid Unicode text (no lone surrogates).") from None
+    if len(compact) > MAX_SETTINGS:
+        raise _bad_settings(f"Settings are at most {MAX_SETTINGS} bytes.", 413)
+    if any(len(key) > 64 for key in data):
+        raise _bad_settings("Setting names are at most 64 characters.")
+    return data
+
+
+async def _save_settings(conn: AsyncConnection, account_id: int, data: dict[str, Any]) -> None:
+    """Insert or replace in one statement, so two first saves at once cannot collide."""
+    values = {"data": data, "updated_at": db.now()}
+    dialect = {"postgresql": postgresql, "sqlite": sqlite}.get(conn.dialect.name)
+    if dialect is None:
+        raise NotImplementedError(f"no upsert for {conn.dialect.name}")
+    statement = dialect.insert(db.account_settings).values(account_id=account_id, **values)
+    await conn.execute(
+        statement.on_conflict_do_update(
+            index_elements=[db.account_settings.c.account_id], set_=values
+        )
+    )
 
 
 @router.get("/api/me/settings")
@@ -409,31 +483,9 @@ async def get_settings(account: CurrentAccount, request: Request) -> dict[str, A
 async def put_settings(account: CurrentAccount, request: Request) -> dict[str, Any]:
     """Replace the account's client settings: a JSON object of at most 8 KiB, keys of at
     most 64 characters at the top level, nested at most 6 deep."""
-    raw = await request.body()
-    if len(raw) > MAX_SETTINGS * 2:
-        raise ApiError(413, "too_large", f"settings are at most {MAX_SETTINGS} bytes")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(422, "bad_json", "settings must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "bad_settings", "settings must be a JSON object")
-    compact = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    if len(compact.encode()) > MAX_SETTINGS:
-        raise ApiError(413, "too_large", f"settings are at most {MAX_SETTINGS} bytes")
-    if _depth(data) > MAX_SETTINGS_DEPTH:
-        raise ApiError(422, "bad_settings", f"settings nest at most {MAX_SETTINGS_DEPTH} deep")
-    if any(len(key) > 64 for key in data):
-        raise ApiError(422, "bad_settings", "setting names are at most 64 characters")
-    values = {"data": data, "updated_at": db.now()}
+    data = _parse_settings(await request.body())
     async with room_of(request).engine.begin() as conn:
-        done = await conn.execute(
-            db.account_settings.update()
-            .where(db.account_settings.c.account_id == account.id)
-            .values(**values)
-        )
-        if done.rowcount == 0:
-            await conn.execute(db.account_settings.insert().values(account_id=account.id, **values))
+        await _save_settings(conn, account.id, data)
     return data
 
 
@@ -454,26 +506,23 @@ async def update_profile(body: Profile, account: CurrentAccount, request: Reques
 
 
 @router.post("/api/me/upgrade")
-async def upgrade(body: Credentials, account: CurrentAccount, request: Request) -> Account:
-    """Turn the signed-in guest into a full account, keeping its record."""
+async def upgrade(
+    body: NewAccount, account: CurrentAccount, request: Request, response: Response
+) -> Account:
+    """Turn the signed-in guest into a full account, keeping its record, and optionally
+    replace its "Guest ..." display name. The guest's session ends; the answer sets the
+    cookie of a new one."""
     if not account.guest:
-        raise ApiError(409, "not_a_guest", "this account already has a password")
-    accounts = room_of(request).accounts
-    password_hash = await accounts.hash(body.password)
-    async with accounts.room.engine.begin() as conn:
-        taken = (
-            await conn.execute(
-                sa.select(db.accounts.c.id).where(
-                    sa.func.lower(db.accounts.c.name) == body.name.lower(),
-                    db.accounts.c.id != account.id,
-                )
-            )
-        ).first()
-        if taken is not None:
-            raise ApiError(409, "name_taken", f"the name {body.name!r} is taken")
-        await conn.execute(
-            db.accounts.update()
-            .where(db.accounts.c.id == account.id)
-            .values(name=body.name, password_hash=password_hash, guest=False)
-        )
-    return account.model_copy(update={"name": body.name, "guest": False})
+        raise ApiError(409, "not_a_guest", "This account already has a password.")
+    room = room_of(request)
+    held = await room.accounts.find(body.name)
+    if held is not None and held.id != account.id:  # spare the hash
+        raise _name_taken(body.name)
+    upgraded, token = await room.accounts.upgrade(
+        account,
+        name=body.name,
+        password_hash=await room.passwords.hash(body.password),
+        display_name=body.display_name,
+    )
+    room.accounts.set_cookie(response, token)
+    return upgraded

@@ -36,6 +36,15 @@ def serve(
     secure_cookies: Annotated[
         bool, typer.Option(help="Mark the session cookie Secure (behind HTTPS).")
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: "
+            "addresses or networks, comma-separated, or '*' for any. None by default, so "
+            "a client cannot choose the address its throttles count.",
+            envvar="CE_FORWARDED_ALLOW_IPS",
+        ),
+    ] = None,
     grace: Annotated[
         float, typer.Option(help="Seconds a dropped player keeps a seat before a game starts.")
     ] = 120.0,
@@ -73,25 +82,32 @@ def serve(
 ) -> None:
     """Run the card room: accounts, lobby, tables and records on http://HOST:PORT."""
     import uvicorn
+    from pydantic import ValidationError
 
     from crazy_eights.extras import MissingExtra
 
     from .app import create_app
     from .settings import ServerSettings
 
-    settings = ServerSettings(
-        database_url=db,
-        host=host,
-        port=port,
-        allowed_origins=allowed_origin or [],
-        secure_cookies=secure_cookies,
-        grace_seconds=grace,
-        bot_delay=bot_delay,
-        bot_workers=bot_workers,
-        web_dir=web_dir,
-        redis_url=redis,
-        node=node,
-    )
+    try:
+        settings = ServerSettings(
+            database_url=db,
+            host=host,
+            port=port,
+            allowed_origins=allowed_origin or [],
+            secure_cookies=secure_cookies,
+            forwarded_allow_ips=(forwarded_allow_ips or "").split(","),
+            grace_seconds=grace,
+            bot_delay=bot_delay,
+            bot_workers=bot_workers,
+            web_dir=web_dir,
+            redis_url=redis,
+            node=node,
+        )
+    except ValidationError as exc:
+        for error in exc.errors():
+            typer.echo(f"{'.'.join(map(str, error['loc']))}: {error['msg']}", err=True)
+        raise typer.Exit(2) from None
     problem = settings.cluster_problem()
     if problem is not None:
         typer.echo(f"Error: {problem}", err=True)
@@ -103,9 +119,7 @@ def serve(
         raise typer.Exit(2) from None
     where = f"database: {db}" + (f", cluster via {redis}" if redis else "")
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  ({where})")
-    logging.basicConfig(
-        level=log_level.upper(), format="%(levelname)s:     [%(name)s] %(message)s"
-    )
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     [%(name)s] %(message)s")
     profile = os.environ.get("CE_PROFILE")
     if profile:  # bench/load.py: SIGUSR2 starts profiling, SIGUSR1 writes the file
         profiler = cProfile.Profile()
@@ -115,6 +129,9 @@ def serve(
         app,
         host=host,
         port=port,
+        # The app believes proxy headers itself, from --forwarded-allow-ips only; uvicorn
+        # would believe them from loopback by default.
+        proxy_headers=False,
         log_level=log_level,
         ws_max_size=65536,
         ws_ping_interval=20,

@@ -33,6 +33,8 @@ accounts = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(32), nullable=False, unique=True),
+    # the name NFKC-normalised and case-folded (names.name_key): one account per spelling
+    sa.Column("name_key", sa.String(64), nullable=True),
     sa.Column("display_name", sa.String(40), nullable=False),
     sa.Column("avatar", sa.String(16), nullable=False, server_default="default"),
     sa.Column("password_hash", sa.String(200), nullable=True),
@@ -40,6 +42,8 @@ accounts = sa.Table(
     sa.Column("bot_level", sa.String(16), nullable=True, unique=True),
     sa.Column("created_at", sa.Float, nullable=False),
 )
+
+sa.Index("ux_accounts_name_key", accounts.c.name_key, unique=True)
 
 sessions = sa.Table(
     "sessions",

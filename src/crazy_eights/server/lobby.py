@@ -23,7 +23,7 @@ from .bus import Bus
 from .directory import TableDirectory
 from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, Printable, SeatInfo, TableInfo
-from .security import origin_allowed
+from .security import may_see_private_table, origin_allowed
 from .table import ops
 from .table.actor import TableActor
 from .table.seats import bot_names
@@ -164,10 +164,12 @@ async def get_table(
     if table is not None:
         info: TableInfo = await table.request(ops.Describe(account_id, code))
         return info
-    return await _stored_info(room_of(request), table_id)
+    return await _stored_info(room_of(request), table_id, account_id, code)
 
 
-async def _stored_info(room: Room, table_id: str) -> TableInfo:
+async def _stored_info(
+    room: Room, table_id: str, account_id: int | None, code: str | None
+) -> TableInfo:
     async with room.engine.connect() as conn:
         row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
         if row is None:
@@ -180,6 +182,13 @@ async def _stored_info(room: Room, table_id: str) -> TableInfo:
                 .order_by(db.seats.c.seat)
             )
         ).all()
+        if not row.public and not may_see_private_table(
+            members={s.account_id for s in seat_rows} | {row.creator_id},
+            account_id=account_id,
+            invite=row.invite,
+            code=code,
+        ):
+            raise ApiError(403, "invite_needed", "this table is private: use its invite code")
         count = (
             await conn.execute(
                 sa.select(sa.func.count())

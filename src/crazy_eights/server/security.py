@@ -1,50 +1,163 @@
-"""Origin checks: sockets and state-changing requests from other sites are refused; and
-addresses holding a NUL are refused before any route looks them up."""
+"""Who may do what from where: Origin checks (sockets and state-changing requests from
+other sites are refused), proxy headers believed only from trusted proxies, a bound on
+request bodies, and who may see a private table once it is over.
+
+An Origin is the same site only when its scheme, host and port all match the request's
+own (``https://room.example`` is not ``http://room.example``). Behind a proxy that
+terminates TLS the request's scheme is the proxy's ``X-Forwarded-Proto``, which is
+believed only from the addresses in ``forwarded_allow_ips`` (none by default).
+"""
 
 from __future__ import annotations
 
-import json
+import secrets
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .settings import ServerSettings
+if TYPE_CHECKING:
+    from .settings import ServerSettings
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_WEB_SCHEMES = {"ws": "http", "wss": "https"}
+
+
+def normal_origin(origin: str) -> str | None:
+    """``scheme://host[:port]`` as browsers send it (lower case, no default port), or None
+    for anything that is not a plain http(s) origin (``null``, paths, user names).
+
+    >>> normal_origin("HTTPS://Room.Example:443/")
+    'https://room.example'
+    >>> normal_origin("http://[::1]:8000"), normal_origin("null")
+    ('http://[::1]:8000', None)
+    """
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    host = parts.hostname
+    if (
+        parts.scheme not in _DEFAULT_PORTS
+        or not host
+        or parts.username is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    if port is not None and port != _DEFAULT_PORTS[parts.scheme]:
+        host = f"{host}:{port}"
+    return f"{parts.scheme}://{host}"
+
+
+def own_origin(conn: HTTPConnection) -> str | None:
+    """The origin of the site this request was made to: its scheme and Host header."""
+    host = conn.headers.get("host")
+    if host is None:
+        return None
+    scheme = conn.url.scheme
+    return normal_origin(f"{_WEB_SCHEMES.get(scheme, scheme)}://{host}")
 
 
 def origin_allowed(conn: HTTPConnection, settings: ServerSettings) -> bool:
-    """No Origin (not a browser), the server's own host, or one of ``allowed_origins``."""
+    """No Origin (not a browser), the server's own origin, or one of ``allowed_origins``."""
     origin = conn.headers.get("origin")
     if origin is None:
         return True
-    if origin in settings.allowed_origins:
-        return True
-    host = conn.headers.get("host")
-    return host is not None and urlsplit(origin).netloc == host
+    wanted = normal_origin(origin)
+    if wanted is None:
+        return False
+    return wanted == own_origin(conn) or wanted in {
+        normal_origin(o) for o in settings.allowed_origins
+    }
+
+
+async def _refuse(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class OriginMiddleware:
     """Answers 403 to POST/PUT/PATCH/DELETE whose Origin is another site (CSRF)."""
+
+    BODY = b'{"error":"bad_origin","detail":"Requests from other sites are refused."}'
 
     def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
         self.app = app
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            conn = HTTPConnection(scope)
-            if not origin_allowed(conn, self.settings):
-                await _refuse(send, 403, "bad_origin", "requests from other sites are refused")
-                return
+        if (
+            scope["type"] == "http"
+            and scope["method"] in ("POST", "PUT", "PATCH", "DELETE")
+            and not origin_allowed(HTTPConnection(scope), self.settings)
+        ):
+            await _refuse(send, 403, self.BODY)
+            return
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
-    """An API error answer (``{"error": code, "detail": ...}``) from a middleware."""
-    body = json.dumps({"error": code, "detail": detail}).encode()
-    headers = [(b"content-type", b"application/json")]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+class BodyTooLarge(HTTPException):
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"The request body is larger than {limit // 1024} KiB.")
+
+
+class BodyLimitMiddleware:
+    """Refuses a request body over ``limit`` bytes with a 413 in the API's error shape:
+    at once when its Content-Length says so, else as soon as the bytes read pass it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            detail = BodyTooLarge(self.limit).detail
+            await _refuse(send, 413, b'{"error":"too_large","detail":"%s"}' % detail.encode())
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                raise BodyTooLarge(self.limit)  # answered by the app's HTTP error handler
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def may_see_private_table(
+    *,
+    members: Collection[int | None],
+    account_id: int | None,
+    invite: str | None,
+    code: str | None,
+) -> bool:
+    """A private table (and its replay) is for the accounts that sat at it or made it
+    (``members``) and for whoever holds its invite code."""
+    if account_id is not None and account_id in members:
+        return True
+    return code is not None and invite is not None and secrets.compare_digest(code, invite)
 
 
 class NulMiddleware:
@@ -54,6 +167,8 @@ class NulMiddleware:
     with a NUL in it: without this, ``/api/tables/a%00b`` would be a 500 there.
     """
 
+    BODY = b'{"error":"bad_request","detail":"The address holds a NUL character."}'
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -62,7 +177,7 @@ class NulMiddleware:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
             else:
-                await _refuse(send, 400, "bad_request", "the address holds a NUL character")
+                await _refuse(send, 400, self.BODY)
             return
         await self.app(scope, receive, send)
 

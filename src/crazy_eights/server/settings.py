@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
+from typing import Annotated, Any
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class ServerSettings(BaseSettings):
@@ -52,12 +54,36 @@ class ServerSettings(BaseSettings):
     bot_workers: int = Field(
         default=1, description="processes for bot thinking (0: a thread, for tests)"
     )
-    login_attempts: int = Field(
-        default=5, description="failed logins per name or address before throttling"
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="proxies (addresses or networks, comma-separated; '*' for any) whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed; none by default",
     )
-    login_window: float = Field(default=300.0, description="seconds the login throttle remembers")
+    login_attempts: int = Field(
+        default=5, ge=1, description="failed sign-ins per name and address before throttling"
+    )
+    login_address_attempts: int = Field(
+        default=20, ge=1, description="failed sign-ins per address, any name, before throttling"
+    )
+    login_window: float = Field(
+        default=300.0, gt=0, description="seconds the sign-in throttles remember"
+    )
+    signup_limit: int = Field(
+        default=20, ge=1, description="new accounts (guests included) per address per window"
+    )
+    signup_window: float = Field(
+        default=600.0, gt=0, description="seconds the new-account throttle remembers"
+    )
     hash_time_cost: int = Field(default=3, description="argon2id passes over memory")
     hash_memory_kib: int = Field(default=65536, description="argon2id memory in KiB")
+    hash_concurrency: int = Field(
+        default=0,
+        ge=0,
+        description="password hashes run at once (0: one per core, within 1/8 of memory)",
+    )
+    hash_queue: int = Field(
+        default=64, ge=0, description="password checks waiting beyond those; more get a 503"
+    )
     web_dir: Path | None = Field(
         default=None, description="folder of the browser client (default: the packaged one)"
     )
@@ -75,6 +101,35 @@ class ServerSettings(BaseSettings):
                 "SQLite file. Set DATABASE_URL=postgresql://user:password@host/name."
             )
         return None
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_ips(cls, value: Any) -> Any:
+        """``"10.0.0.1, 10.0.0.2"`` (a flag or ``CE_FORWARDED_ALLOW_IPS``) is a list."""
+        if isinstance(value, str):
+            value = value.split(",")
+        return [p.strip() for p in value if p.strip()] if isinstance(value, list) else value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _check_ips(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            if entry != "*":
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(f"{entry!r} is not an address, a network or '*'") from None
+        return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _check_origins(cls, value: list[str]) -> list[str]:
+        from .security import normal_origin
+
+        for origin in value:
+            if normal_origin(origin) is None:
+                raise ValueError(f"{origin!r} is not an origin such as https://cards.example")
+        return value
 
     def sqlalchemy_url(self) -> str:
         """The database URL with an async driver, whatever form it was given in."""

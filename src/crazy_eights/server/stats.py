@@ -7,10 +7,10 @@ last. Bot levels have accounts of their own, so they are rated in the same pool 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from crazy_eights.engine import RULESETS, Rules, new_game
@@ -19,6 +19,7 @@ from . import db, ratings
 from .auth import OptionalAccount
 from .errors import ApiError
 from .ratings import ordinal
+from .security import may_see_private_table
 
 if TYPE_CHECKING:
     from .app import Room
@@ -120,6 +121,8 @@ def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, An
 
 router = APIRouter(tags=["records"])
 
+AccountId = Annotated[int, Path(ge=1, le=2**63 - 1, description="an account's id")]
+
 
 def _room(request: Request) -> Room:
     room: Room = request.app.state.room
@@ -127,7 +130,7 @@ def _room(request: Request) -> Room:
 
 
 @router.get("/api/accounts/{account_id}/records")
-async def records(account_id: int, request: Request) -> dict[str, Any]:
+async def records(account_id: AccountId, request: Request) -> dict[str, Any]:
     """Games, wins, win rate, points, streaks and rating per ruleset."""
     async with _room(request).engine.connect() as conn:
         rows = (
@@ -142,9 +145,13 @@ async def records(account_id: int, request: Request) -> dict[str, Any]:
 
 @router.get("/api/accounts/{account_id}/history")
 async def history(
-    account_id: int, request: Request, limit: int = Query(20, ge=1, le=100)
+    account_id: AccountId,
+    request: Request,
+    viewer: OptionalAccount,
+    limit: int = Query(20, ge=1, le=100),
 ) -> list[dict[str, Any]]:
-    """Finished games of an account, newest first, with a link to each replay."""
+    """Finished games of an account, newest first, with a link to each replay. Private
+    tables are listed to the account itself only."""
     query = (
         sa.select(db.tables, db.seats.c.seat, db.seats.c.left)
         .join(db.seats, db.seats.c.table_id == db.tables.c.id)
@@ -152,6 +159,8 @@ async def history(
         .order_by(db.tables.c.finished_at.desc())
         .limit(limit)
     )
+    if viewer is None or viewer.id != account_id:
+        query = query.where(db.tables.c.public == sa.true())
     async with _room(request).engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     return [
@@ -200,8 +209,11 @@ async def leaderboard(
 
 
 @router.get("/api/tables/{table_id}/replay")
-async def table_replay(table_id: str, request: Request, account: OptionalAccount) -> dict[str, Any]:
-    """A finished game move by move, every hand shown (private tables: their players)."""
+async def table_replay(
+    table_id: str, request: Request, account: OptionalAccount, code: str | None = None
+) -> dict[str, Any]:
+    """A finished game move by move, every hand shown (private tables: their players and
+    whoever has the invite ``code``)."""
     async with _room(request).engine.connect() as conn:
         row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
         if row is None:
@@ -221,9 +233,13 @@ async def table_replay(table_id: str, request: Request, account: OptionalAccount
                 sa.select(db.moves).where(db.moves.c.table_id == table_id).order_by(db.moves.c.n)
             )
         ).all()
-    players = {s.account_id for s in seat_rows} | {row.creator_id}
-    if not row.public and (account is None or account.id not in players):
-        raise ApiError(403, "private", "replays of private tables are for their players")
+    if not row.public and not may_see_private_table(
+        members={s.account_id for s in seat_rows} | {row.creator_id},
+        account_id=account.id if account else None,
+        invite=row.invite,
+        code=code,
+    ):
+        raise ApiError(403, "private", "Replays of private tables are for their players.")
     rules = Rules.from_dict(row.rules)
     return {
         "id": row.id,
