@@ -43,6 +43,13 @@ def create_table(
     form.locator("input[name=players]").fill(str(players))
     settings = {"mode": "single"} if ruleset != "cycles" else {}
     settings.update(rules or {})
+    mode, target = settings.pop("mode", None), settings.pop("target", None)
+    if mode is not None:  # mode and target are one "Game length" choice in words
+        choice = "single" if mode == "single" else "match" if target is None else f"match:{target}"
+        if target is not None and target not in (100, 200, 300, 500):
+            choice = "match:other"
+            settings["target"] = target
+        form.locator("select[name=length]").select_option(choice)
     for name, value in settings.items():
         field = form.locator(f"[name={name}]")
         if field.evaluate("e => e.tagName") == "SELECT":
