@@ -43,8 +43,8 @@ function navHint() {
 function renderNav() {
   const nav = document.getElementById("nav");
   // phones show the short names (all five fit at 360 px); the link keeps the full name
-  nav.replaceChildren(...NAV.map(([href, text, short]) => h("a", { href, "aria-label": text !== short ? text : null },
-    h("span", { class: "long", text }), text !== short ? h("span", { class: "short", "aria-hidden": "true", text: short }) : null)));
+  nav.replaceChildren(...NAV.map(([href, text, short]) => text === short ? h("a", { href, text }) : h("a", { href, "aria-label": text },
+    h("span", { class: "long", text }), h("span", { class: "short", "aria-hidden": "true", text: short }))));
   requestAnimationFrame(navHint);
   const me = document.getElementById("me");
   if (account) {
@@ -372,17 +372,22 @@ async function invitePage(code) {
   }
   const watch = `#/table/${t.id}?code=${encodeURIComponent(code)}`;
   if (t.seats.some((s) => s.account === account.id)) return navigate(watch);
-  try {
-    await api(`/api/tables/${t.id}/sit`, { method: "POST", body: { code } });
-    navigate(watch);
-  } catch (e) {
-    // a started or full table: the invitation still lets you watch
-    const started = t.status !== "open";
-    show(h("section", { class: "page invite-closed" }, h("h1", { text: t.name }),
-      h("p", { class: "lead", text: started ? "This game has already started, so there is no seat for you; you can watch it." : e.status === 409 ? "Every seat at this table is taken; you can watch the game." : e.message }),
-      h("ul", { class: "seat-names" }, t.seats.filter((s) => s.name).map((s) => h("li", {}, nameWithBadges(s.name, { bot: s.bot })))),
-      h("div", { class: "row" }, h("a", { class: "btn primary", href: watch, text: "Watch" }), h("a", { class: "btn ghost", href: "#/", text: "Back to the lobby" }))));
+  const started = t.status !== "open";
+  let problem = started ? "This game has already started, so there is no seat for you; you can watch it." : null;
+  if (!problem && t.seats.every((s) => s.name)) problem = "Every seat at this table is taken; you can watch the game.";
+  if (!problem) {
+    try {
+      await api(`/api/tables/${t.id}/sit`, { method: "POST", body: { code } });
+      return navigate(watch);
+    } catch (e) {
+      problem = e.status === 409 ? "There is no seat left for you at this table; you can watch the game." : e.message;
+    }
   }
+  // a started or full table: the invitation still lets you watch
+  show(h("section", { class: "page invite-closed" }, h("h1", { text: t.name }),
+    h("p", { class: "lead", text: problem }),
+    h("ul", { class: "seat-names" }, t.seats.filter((s) => s.name).map((s) => h("li", {}, nameWithBadges(s.name, { bot: s.bot })))),
+    h("div", { class: "row" }, h("a", { class: "btn primary", href: watch, text: "Watch" }), h("a", { class: "btn ghost", href: "#/", text: "Back to the lobby" }))));
 }
 
 async function tutorialPage() {
@@ -645,7 +650,7 @@ function settingsPage() {
   const preview = h("div", { class: "preview", "aria-hidden": "true" });
   const drawPreview = () => {
     const c = settings.get();
-    preview.innerHTML = ["8S", "QH", "AD", "7C", "TH"].map((x) => `<span class="mini-card big">${cardSVG(x, { face: c.face, fourColor: c.fourColor })}</span>`).join("") + `<span class="mini-card big">${backSVG()}</span>`;
+    preview.innerHTML = ["8S", "KH", "QS", "JD", "AD", "7C"].map((x) => `<span class="mini-card big">${cardSVG(x, { face: c.face, fourColor: c.fourColor })}</span>`).join("") + `<span class="mini-card big">${backSVG()}</span>`;
   };
   const radio = (key, options) => h("fieldset", { class: "radios" }, h("legend", { text: { theme: "Felt", face: "Card faces", sort: "Sort hand by", speed: "Animation speed" }[key] }),
     options.map(([value, label]) => h("label", {}, h("input", { type: "radio", name: key, value: String(value), checked: String(s[key]) === String(value), onchange: () => {
