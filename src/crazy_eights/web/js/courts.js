@@ -199,7 +199,33 @@ function minimalBust(rank, suit, color, pip) {
     out += `<path d="M59 48 Q68 38 74 40 Q67 43 61 51 Z" fill="${color}" opacity="0.6"/>`;
   }
   out += pip(suit, 50, 96, 10, light);
-  return out;
+  // diamonds and clubs hold theirs in the other hand, so no two busts of a colour match
+  const attr = minimalAttribute(ATTRIBUTE[rank][suit], color);
+  return out + ("DC".includes(suit) ? `<g transform="translate(100 0) scale(-1 1)">${attr}</g>` : attr);
+}
+
+/** The figure's attribute as a flat shape beside the Minimalist bust. */
+function minimalAttribute(kind, color) {
+  const fill = `fill="${color}"`;
+  switch (kind) {
+    case "sword":
+      return `<rect x="74" y="44" width="3" height="46" ${fill}/><rect x="70" y="86" width="11" height="3" ${fill}/>`;
+    case "sword-behind":
+      return `<path d="M24 40 L27 38 L78 100 L75 102 Z" ${fill} opacity="0.5"/>`;
+    case "axe":
+      return `<rect x="23" y="48" width="3" height="50" ${fill}/><path d="M26 50 Q36 55 26 66 Z" ${fill}/>`;
+    case "orb":
+      return `<circle cx="76" cy="86" r="6" ${fill}/><rect x="75" y="73" width="2" height="8" ${fill}/><rect x="72" y="75.5" width="8" height="2" ${fill}/>`;
+    case "sceptre":
+      return `<rect x="75" y="52" width="2.5" height="46" ${fill}/><circle cx="76.2" cy="49" r="4" ${fill}/>`;
+    case "flower":
+      return `<rect x="75.3" y="62" width="1.6" height="34" ${fill}/><circle cx="76" cy="58" r="5" fill="none" stroke="${color}" stroke-width="2.4"/><circle cx="76" cy="58" r="1.8" ${fill}/>`;
+    case "pike":
+      return `<rect x="75" y="46" width="2.5" height="52" ${fill}/><path d="M76.2 34 L80 46 L72.5 46 Z" ${fill}/>`;
+    case "leaf":
+    default:
+      return `<path d="M76 98 Q64 78 76 56 Q88 78 76 98 Z" ${fill} opacity="0.7"/>`;
+  }
 }
 
 /** A court card's picture (everything but the corners) for `face`. */

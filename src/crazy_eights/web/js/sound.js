@@ -124,7 +124,7 @@ const VOICES = {
   flip(ac, out, t) {
     noise(ac, out, t, 0.018, { freq: 6500, q: 0.9, gain: 0.55, type: "highpass", attack: 0.001 });
     tone(ac, out, t, 2600, 0.03, { type: "triangle", gain: 0.12, attack: 0.001, glide: 1400 });
-    noise(ac, out, t + 0.055, 0.03, { freq: 3800, q: 1.2, gain: 0.35, attack: 0.001 });
+    noise(ac, out, t + 0.06, 0.025, { freq: 3000, q: 0.8, gain: 0.4, type: "highpass", attack: 0.001 });
   },
   fanfare(ac, out, t0) {
     const t = t0 + 0.05;
