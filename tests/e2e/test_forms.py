@@ -31,7 +31,8 @@ def test_quick_play_lengths_and_times(new_page: Any, console: Any) -> None:
     assert texts[1].startswith("Short match") and "to 100 points" in texts[1]
     assert re.search(r"about \d+ minutes", texts[1])
     for card in page.locator(".quick-card").all():
-        assert "about" in card.inner_text() and card.locator("button.quick-length").is_visible()
+        assert "about" in card.inner_text()
+        assert card.locator("button.quick-length").first.is_visible()
     shot(page, "quick-play-lengths")
     with page.expect_request("**/api/quickplay") as request:
         buttons.nth(1).click()
@@ -112,18 +113,17 @@ def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console
     login.get_by_label("Name").fill("nobody-here")
     login.get_by_label("Password").fill("not the password")
 
-    # hold the answer back a moment to see the busy button
-    def slow(route: Any) -> None:
-        time.sleep(0.6)
-        route.continue_()
-
-    page.route("**/api/auth/login", slow)
-    button = login.get_by_role("button", name="Sign in")
-    button.click()
+    # hold the request back to see the busy button, then let it go
+    held: list[Any] = []
+    page.route("**/api/auth/login", lambda route: held.append(route))
+    login.get_by_role("button", name="Sign in").click()
     busy = login.locator("button[aria-busy='true']")
     busy.wait_for()
     assert busy.inner_text() == "Signing in\u2026" and busy.is_disabled()
     shot(page, "sign-in-busy")
+    while not held:  # the held request reaches the handler while the test waits
+        page.wait_for_timeout(50)
+    held[0].continue_()
     login.locator(".error", has_text="do not match").wait_for()
     assert login.locator(".error").inner_text() == "That name and password do not match an account."
     assert login.get_by_role("button", name="Sign in").is_enabled()
@@ -180,8 +180,9 @@ def test_phone_navigation_fits(new_page: Any, console: Any) -> None:
         box = link.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, link.inner_text()
         assert link.is_visible()
-    assert page.get_by_role("link", name="Settings").is_visible()
-    assert page.get_by_role("link", name="How to play").is_visible()
+    nav = page.locator("#nav")
+    assert nav.get_by_role("link", name="Settings").is_visible()
+    assert nav.get_by_role("link", name="How to play").is_visible()
     shot(page, "phone-nav")
     # narrower still, the row scrolls and its edge fades to show it
     page.set_viewport_size({"width": 300, "height": 700})
