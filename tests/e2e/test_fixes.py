@@ -121,9 +121,7 @@ def shot_now(page: Any, name: str) -> Any:
     return path
 
 
-def test_header_is_opaque_and_no_focus_line_after_navigation(
-    new_page: Any, console: Any
-) -> None:
+def test_header_is_opaque_and_no_focus_line_after_navigation(new_page: Any, console: Any) -> None:
     page = new_page(1280, 700)
     sign_in_as_guest(page)
     # navigate from the keyboard: the page's main region takes the focus, without a line

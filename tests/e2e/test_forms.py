@@ -72,7 +72,8 @@ def test_create_form_names_lengths_and_hides_the_target(new_page: Any, console: 
     form.locator("select[name=seat1]").select_option("random")
     form.get_by_role("button", name="Create table").click()
     error = form.locator(".error")
-    assert error.inner_text() == "The match target must be a whole number of points from 50 to 5000."
+    expected = "The match target must be a whole number of points from 50 to 5000."
+    assert error.inner_text() == expected
     shot(page, "create-form-length")
     target.fill("150")
     for seat in (2, 3):
@@ -96,7 +97,8 @@ def test_create_form_names_lengths_and_hides_the_target(new_page: Any, console: 
 def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console: Any) -> None:
     page = new_page()
     page.goto("/#/signin")
-    register = page.locator("form").filter(has=page.get_by_role("heading", name="Create an account"))
+    heading = page.get_by_role("heading", name="Create an account")
+    register = page.locator("form").filter(has=heading)
     register.get_by_label("Name").fill("ab")
     register.get_by_label("Password").fill("short")
     register.get_by_role("button", name="Create account").click()
@@ -125,7 +127,8 @@ def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console
         page.wait_for_timeout(50)
     held[0].continue_()
     login.locator(".error", has_text="do not match").wait_for()
-    assert login.locator(".error").inner_text() == "That name and password do not match an account."
+    said = login.locator(".error").inner_text()
+    assert said == "That name and password do not match an account."
     assert login.get_by_role("button", name="Sign in").is_enabled()
     # the server's own validation text comes back as a sentence too
     taken = page.evaluate(
@@ -134,7 +137,9 @@ def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console
                  body: {name: 'x', password: 'y'}}); }
            catch (e) { return e.message; } }"""
     )
-    assert taken == "The name needs at least 3 characters. The password needs at least 8 characters."
+    assert taken == (
+        "The name needs at least 3 characters. The password needs at least 8 characters."
+    )
     assert console.errors == [] or all("401" in e or "422" in e for e in console.errors)
 
 
@@ -145,7 +150,9 @@ def test_guest_upgrade_names_and_sign_out(new_page: Any, console: Any) -> None:
     stats = page.locator(".panel.stats")
     stats.locator("table, p.muted:not(:has-text('Loading'))").first.wait_for()
     sign_out = page.get_by_role("button", name="Sign out")
-    gap = sign_out.bounding_box()["y"] - (stats.bounding_box()["y"] + stats.bounding_box()["height"])
+    gap = sign_out.bounding_box()["y"] - (
+        stats.bounding_box()["y"] + stats.bounding_box()["height"]
+    )
     assert gap >= 12, f"Sign out sits {gap}px under the statistics"
     shot(page, "profile-guest")
     # a guest signing out is warned first, and can go to set a password instead

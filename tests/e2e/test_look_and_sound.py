@@ -24,7 +24,8 @@ GALLERY = """async ([faces, cards]) => {
   const { cardSVG } = await import('/js/cards.js');
   const box = document.createElement('div');
   box.id = 'gallery';
-  box.style.cssText = 'position:fixed;inset:0;z-index:999;background:#0f6b3f;padding:8px;overflow:auto';
+  box.style.cssText =
+    'position:fixed;inset:0;z-index:999;background:#0f6b3f;padding:8px;overflow:auto';
   for (const face of faces) {
     const row = document.createElement('div');
     row.style.cssText = 'display:flex;gap:6px;margin-bottom:8px';
