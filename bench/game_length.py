@@ -38,7 +38,6 @@ LENGTHS: list[tuple[str, dict[str, Any]]] = [
     ("ultimate to 100", {"ruleset": "ultimate", "mode": "match", "target": 100}),
     ("countdown one round", {"ruleset": "countdown", "mode": "single"}),
     ("countdown from 3", {"ruleset": "countdown", "mode": "match", "start": 3}),
-    ("countdown from 8", {"ruleset": "countdown", "mode": "match", "start": 8}),
     ("cycles 10 cycles", {"ruleset": "cycles", "cycle_limit": 10}),
     ("cycles 30 cycles", {"ruleset": "cycles", "cycle_limit": 30}),
 ]

@@ -106,6 +106,18 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
     pick_suit(page, version)
 
 
+def until_playable(page: Any, turns: int = 30) -> None:
+    """Draw (or pass) on each of our turns until a card in hand glows."""
+    for _ in range(turns):
+        assert wait_turn(page) == "me", "the round ended before a card could be played"
+        if page.locator(".hand .card.legal").count():
+            return
+        version = page.locator(".felt").get_attribute("data-version")
+        page.locator(".stock.can-draw, button:has-text('Pass')").first.click()
+        page.wait_for_function(MOVED, arg=version)
+    raise AssertionError(f"no playable card in {turns} turns")
+
+
 def drag_to(page: Any, source: Any, target: Any) -> None:
     a = b = None
     for _ in range(20):

@@ -10,7 +10,14 @@ import pytest
 from PIL import Image
 
 from .conftest import CHROMIUM, shot
-from .helpers import MOVED, create_table, finish, play_round, sign_in_as_guest, wait_turn
+from .helpers import (
+    MOVED,
+    create_table,
+    finish,
+    play_round,
+    sign_in_as_guest,
+    until_playable,
+)
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -25,13 +32,7 @@ def test_second_click_plays_with_one_click_off(new_page: Any, console: Any) -> N
     page.goto("/")
     page.wait_for_selector(".page.lobby")
     create_table(page, players=2, bots=1)
-    for _ in range(30):
-        assert wait_turn(page) == "me"
-        if page.locator(".hand .card.legal").count():
-            break
-        version = page.locator(".felt").get_attribute("data-version")
-        page.locator(".stock.can-draw, button:has-text('Pass')").first.click()
-        page.wait_for_function(MOVED, arg=version)
+    until_playable(page)
     card = page.locator(".hand .card.legal").first
     name = card.get_attribute("data-card")
     version = page.locator(".felt").get_attribute("data-version")
@@ -214,13 +215,7 @@ def test_status_while_the_move_is_in_flight(new_page: Any, console: Any) -> None
     page = new_page()
     sign_in_as_guest(page)
     create_table(page, players=2, bots=1)
-    for _ in range(30):
-        assert wait_turn(page) == "me"
-        if page.locator(".hand .card.legal").count():
-            break
-        version = page.locator(".felt").get_attribute("data-version")
-        page.locator(".stock.can-draw, button:has-text('Pass')").first.click()
-        page.wait_for_function(MOVED, arg=version)
+    until_playable(page)
     # the click and what the status line says right after it, before the server answers
     # (a suit picker is answered at once; its answer goes out a few microtasks later)
     said = page.evaluate(
