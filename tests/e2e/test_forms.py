@@ -53,6 +53,7 @@ def test_create_form_names_lengths_and_hides_the_target(new_page: Any, console: 
     sign_in_as_guest(page)
     form = page.locator("form.create-form")
     length = form.locator("select[name=length]")
+    length.wait_for()  # the form is built from the server's list of settings
     assert length.locator("option").all_inner_texts() == [
         "Single round",
         "Match to 100 points",

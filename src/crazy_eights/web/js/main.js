@@ -291,7 +291,10 @@ async function createForm(box) {
   const drawFields = () => {
     const info = all[rsSelect.value];
     for (const k of Object.keys(controls)) delete controls[k];
-    fields.replaceChildren(...Object.entries(info).flatMap(([name, s]) => {
+    // how many play and for how long come first; the finer rules follow
+    const first = ["players", "mode"];
+    const entries = Object.entries(info).sort(([a], [b]) => (first.includes(b) ? 1 : 0) - (first.includes(a) ? 1 : 0) || first.indexOf(a) - first.indexOf(b));
+    fields.replaceChildren(...entries.flatMap(([name, s]) => {
       if (name === "target") return [];
       if (name === "mode") return lengthField(info);
       const el = input(name, s);
