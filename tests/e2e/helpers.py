@@ -43,6 +43,13 @@ def create_table(
     form.locator("input[name=players]").fill(str(players))
     settings = {"mode": "single"} if ruleset != "cycles" else {}
     settings.update(rules or {})
+    mode, target = settings.pop("mode", None), settings.pop("target", None)
+    if mode is not None:  # mode and target are one "Game length" choice in words
+        choice = "single" if mode == "single" else "match" if target is None else f"match:{target}"
+        if target is not None and target not in (100, 200, 300, 500):
+            choice = "match:other"
+            settings["target"] = target
+        form.locator("select[name=length]").select_option(choice)
     for name, value in settings.items():
         field = form.locator(f"[name={name}]")
         if field.evaluate("e => e.tagName") == "SELECT":
@@ -97,6 +104,18 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
         page.get_by_role("button", name="Pass").click()
     page.wait_for_function(MOVED, arg=version)
     pick_suit(page, version)
+
+
+def until_playable(page: Any, turns: int = 30) -> None:
+    """Draw (or pass) on each of our turns until a card in hand glows."""
+    for _ in range(turns):
+        assert wait_turn(page) == "me", "the round ended before a card could be played"
+        if page.locator(".hand .card.legal").count():
+            return
+        version = page.locator(".felt").get_attribute("data-version")
+        page.locator(".stock.can-draw, button:has-text('Pass')").first.click()
+        page.wait_for_function(MOVED, arg=version)
+    raise AssertionError(f"no playable card in {turns} turns")
 
 
 def drag_to(page: Any, source: Any, target: Any) -> None:

@@ -111,15 +111,35 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
 
 
-_CALL_PHRASES = re.compile(
-    r"\b(last card|uno|one card( left)?|1 card( left)?|last one|final card|one left)\b"
+# A chat message arms a call only when the whole message is the call: a call phrase
+# ("last card", "uno", "one card", "1 card", optionally "left"), perhaps repeated, with at
+# most a few words around it that say it is the speaker's own ("I have", "down to",
+# "only", "my", "for me"). A question, or a sentence that merely mentions cards ("I
+# played one card too fast", "one left to go"), never does.
+_CALL_CORE = (
+    r"(?:(?:my|the|only|just|a|single)\s+)*(?:last\s+card|uno|(?:one|1)\s+card)(?:\s+left)?"
+)
+_CALL = re.compile(
+    r"(?:(?:ok|okay|so|and|now|yes|yay|ha|haha|i|i m|im|i am|i have|i ve|ive|i ve got|"
+    r"i got|got|have|on|down to|calling|call)\s+)*"
+    rf"{_CALL_CORE}(?:\s+{_CALL_CORE})*"
+    r"(?:\s+(?:for me|here|now|left|called|calling|guys|everyone|all))*"
 )
 
 
 def calls_last_card(text: str) -> bool:
-    """Whether chat text is a player calling "last card" in their own words."""
-    words = " ".join(re.sub(r"[^a-z0-9]+", " ", text.lower()).split())
-    return _CALL_PHRASES.search(words) is not None
+    """Whether a chat message is its speaker calling "last card" in their own words.
+
+    >>> [calls_last_card(t) for t in ("Last card!", "uno", "I have 1 card left!")]
+    [True, True, True]
+    >>> [calls_last_card(t) for t in ("I played one card too fast", "is that the last one?")]
+    [False, False]
+    """
+    plain = re.sub(r"<[^>]*>", " ", text).strip()
+    if re.search(r"\?\W*$", plain):  # a question is never a call
+        return False
+    words = " ".join(re.sub(r"[^a-z0-9]+", " ", plain.lower()).split())
+    return _CALL.fullmatch(words) is not None
 
 
 # -- server to client ------------------------------------------------------------------

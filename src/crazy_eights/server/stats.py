@@ -83,6 +83,17 @@ def _record(row: Any) -> ratings.Record:
     )
 
 
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating people read: the ordinal on a familiar scale, never negative.
+
+    A newcomer (mu 25, sigma 25/3: ordinal 0) shows 1000; each point of ordinal is 40.
+
+    >>> display_rating(25.0, 25 / 3), display_rating(35.0, 2.0), display_rating(-30.0, 5.0)
+    (1000, 2160, 0)
+    """
+    return max(0, round(1000 + 40 * ordinal(mu, sigma)))
+
+
 def record_out(row: Any) -> dict[str, Any]:
     return {
         "ruleset": row.ruleset,
@@ -94,7 +105,12 @@ def record_out(row: Any) -> dict[str, Any]:
         "streak": row.streak,
         "best_streak": row.best_streak,
         "rated_games": row.rated_games,
-        "rating": {"mu": row.mu, "sigma": row.sigma, "ordinal": ordinal(row.mu, row.sigma)},
+        "rating": {
+            "mu": row.mu,
+            "sigma": row.sigma,
+            "ordinal": ordinal(row.mu, row.sigma),
+            "display": display_rating(row.mu, row.sigma),
+        },
     }
 
 

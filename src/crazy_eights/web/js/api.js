@@ -2,14 +2,53 @@
 
 export class ApiError extends Error {
   constructor(status, code, detail) {
-    super(detail || code || `HTTP ${status}`);
+    super(sentence(detail || code || `the card room answered ${status}`));
     this.status = status;
     this.code = code;
   }
 }
 
-export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: {}, credentials: "same-origin" };
+const FIELD_NAMES = {
+  name: "The name",
+  password: "The password",
+  display_name: "The display name",
+  avatar: "The avatar",
+  rules: "The rules",
+  seat: "The seat",
+};
+
+/** One piece of validation text ("name: String should have at least 3 characters") as
+ * a sentence a person reads ("The name needs at least 3 characters."). */
+function fieldSentence(part) {
+  const m = /^([a-z_.0-9]+): (.*)$/s.exec(part.trim());
+  const field = m ? FIELD_NAMES[m[1].split(".").pop()] || `The ${m[1].split(".").pop().replaceAll("_", " ")}` : null;
+  let text = (m ? m[2] : part).trim().replace(/^Value error, /, "");
+  const rewrites = [
+    [/^String should have at least (\d+) characters?$/, (n) => `needs at least ${n} characters`],
+    [/^String should have at most (\d+) characters?$/, (n) => `can have at most ${n} characters`],
+    [/^Field required$/, () => "is missing"],
+    [/^Input should be a valid (\w+)$/, (t) => `must be a ${t}`],
+    [/^Input should be (greater|less) than or equal to (\S+)$/, (w, n) => `must be at ${w === "greater" ? "least" : "most"} ${n}`],
+  ];
+  for (const [re, fn] of rewrites) {
+    const r = re.exec(text);
+    if (r) return `${field || "This"} ${fn(...r.slice(1))}.`;
+  }
+  return sentence(text);
+}
+
+/** Any message from the card room as a sentence: a capital letter and a full stop, and
+ * validation lists turned into one sentence per field. */
+export function sentence(text) {
+  const raw = String(text || "").trim();
+  if (!raw) return "";
+  if (raw.includes(": ") && /^[a-z_.0-9]+: /.test(raw)) return raw.split("; ").map(fieldSentence).join(" ");
+  const first = raw[0].toUpperCase() + raw.slice(1);
+  return /[.!?\u2026]$/.test(first) ? first : `${first}.`;
+}
+
+export async function api(path, { method = "GET", body, keepalive = false } = {}) {
+  const init = { method, headers: {}, credentials: "same-origin", keepalive };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);

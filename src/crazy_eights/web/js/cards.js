@@ -1,5 +1,6 @@
 // Playing cards drawn as SVG by our own code: three faces, optional four-colour deck.
 // Card text follows RULES.md G1: rank then suit ("7H", "TD", "8S"), jokers "BJ", "RJ", "JK".
+import { courtArt } from "./courts.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -8,7 +9,7 @@ const RANK_NAMES = {
   A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
   8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
 };
-const JOKER_NAMES = { BJ: "black joker", RJ: "red joker", JK: "the Joker" };
+const JOKER_NAMES = { BJ: "black joker", RJ: "red joker", JK: "Joker" };
 export const RANK_ORDER = "A23456789TJQK";
 
 const SUIT_PATHS = {
@@ -84,20 +85,6 @@ function corners(rank, suit, color, face) {
   return `<g>${one}</g><g transform="rotate(180 50 70)">${one}</g>`;
 }
 
-function courtArt(rank, suit, color, face) {
-  const f = FACES[face];
-  const tint = color === "#1b1b1f" ? "#e8e6ef" : color === "#1f5fbf" ? "#e3ecfa" : color === "#177a3a" ? "#e2f2e6" : "#fbe4e4";
-  const gold = face === "victorian" ? "#b08a3c" : "#d8a630";
-  let crown = "";
-  if (rank === "K") crown = `<path d="M36 48L40 34L46 44L50 30L54 44L60 34L64 48Z" fill="${gold}" stroke="${color}" stroke-width="1"/>`;
-  if (rank === "Q") crown = `<path d="M38 48Q50 30 62 48Z" fill="${gold}" stroke="${color}" stroke-width="1"/><circle cx="50" cy="36" r="3" fill="${color}"/>`;
-  if (rank === "J") crown = `<rect x="40" y="40" width="20" height="8" rx="2" fill="${gold}" stroke="${color}" stroke-width="1"/><path d="M60 44L70 36" stroke="${color}" stroke-width="2"/>`;
-  const frame = `<rect x="22" y="24" width="56" height="92" rx="4" fill="${tint}" stroke="${color}" stroke-width="1.2"/>`;
-  const letter = `<text x="50" y="86" text-anchor="middle" font-family="${f.font}" font-weight="700" font-size="34" fill="${color}">${rank}</text>`;
-  const body = `${crown}${letter}${pip(suit, 34, 104, 12, color)}${pip(suit, 66, 104, 12, color)}`;
-  return frame + body;
-}
-
 function victorianBorder() {
   return `<rect x="4" y="4" width="92" height="132" rx="6" fill="none" stroke="#8a6a35" stroke-width="1.4"/>` +
     `<rect x="7" y="7" width="86" height="126" rx="4" fill="none" stroke="#8a6a35" stroke-width="0.6" stroke-dasharray="2 1.5"/>` +
@@ -128,15 +115,15 @@ export function cardSVG(card, { face = "standard", fourColor = false, label = tr
     const suit = card[1];
     const color = suitColor(suit, fourColor);
     body += corners(rank, suit, color, face);
-    if (face === "minimal") {
+    if ("JQK".includes(rank)) {
+      body += courtArt(rank, suit, color, face, pip);
+    } else if (face === "minimal") {
       body += `<text x="50" y="88" text-anchor="middle" font-family="${f.font}" font-weight="300" font-size="46" fill="${color}">${rankLabel(rank)}</text>`;
       body += pip(suit, 50, 108, 16, color);
       body += `<line x1="30" y1="122" x2="70" y2="122" stroke="${color}" stroke-width="1" opacity="0.4"/>`;
     } else if (rank === "A") {
       body += pip(suit, 50, 70, face === "victorian" ? 40 : 46, color);
       if (face === "victorian") body += `<circle cx="50" cy="70" r="30" fill="none" stroke="#8a6a35" stroke-width="0.8"/>`;
-    } else if ("JQK".includes(rank)) {
-      body += courtArt(rank, suit, color, face);
     } else {
       for (const [x, y] of PIPS[rank]) body += pip(suit, x, y, 17, color, y > 72);
     }

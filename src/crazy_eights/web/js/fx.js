@@ -13,10 +13,13 @@ function fxLayer() {
   return layer;
 }
 
-/** Fly a card (SVG markup) from one rectangle to another. */
+/** Fly a card (SVG markup) from one rectangle to another, after `delay` ms. A card
+ * waiting for its turn is not on the table yet (no stack of shadows at the stock). */
 export function fly(html, from, to, { ms = 320, delay = 0, rotate = 0 } = {}) {
   const time = settings.duration(ms);
   if (!time || !from || !to) return Promise.resolve();
+  const wait = settings.duration(delay);
+  if (wait > 0) return new Promise((resolve) => setTimeout(resolve, wait)).then(() => fly(html, from, to, { ms, rotate }));
   const el = document.createElement("div");
   el.className = "fly-card";
   el.innerHTML = html;
@@ -32,7 +35,7 @@ export function fly(html, from, to, { ms = 320, delay = 0, rotate = 0 } = {}) {
       { transform: `translate(${dx}px, ${dy}px) scale(${scale}) rotate(${rotate}deg)`, opacity: 0.95 },
       { transform: "translate(0, 0) scale(1) rotate(0deg)", opacity: 1 },
     ],
-    { duration: time, delay: settings.duration(delay), easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+    { duration: time, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
   );
   return anim.finished.then(() => el.remove(), () => el.remove());
 }
@@ -83,6 +86,16 @@ export function confetti() {
       { duration: time * (0.6 + Math.random() * 0.6), delay: Math.random() * 600, easing: "ease-in", fill: "backwards" },
     ).finished.then(() => p.remove(), () => p.remove());
   }
+}
+
+/** Turn a card over where it lies (the starter): it shows its face after `delay` ms. */
+export function turnOver(el, delay = 0) {
+  const time = settings.duration(300);
+  if (!time || !el) return;
+  el.animate(
+    [{ transform: "perspective(400px) rotateY(90deg)", filter: "brightness(.7)" }, { transform: "perspective(400px) rotateY(0deg)", filter: "brightness(1)" }],
+    { duration: time, delay, easing: "ease-out", fill: "backwards" },
+  );
 }
 
 export function pulse(el) {

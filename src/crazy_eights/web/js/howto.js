@@ -10,7 +10,7 @@ export const RULESET_TITLES = {
 };
 
 export const RULESET_BLURB = {
-  classic: "The card-room standard: match the suit or rank, eights are wild, first to 500.",
+  classic: "The card-room standard: match the suit or rank, eights are wild; the winner scores what is left in the other hands.",
   ultimate: "Action cards: twos stack draw penalties, queens skip, aces reverse. Low score wins.",
   countdown: "Your number is your hand size and your own wild rank; get it down to zero.",
   cycles: "A trick-taking shedding game with jokers: follow the lead suit, win cycles, empty your hand.",

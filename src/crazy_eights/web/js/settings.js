@@ -1,6 +1,9 @@
 // Player preferences. Signed in, they are kept with the account on the server
 // (GET/PUT /api/me/settings) where the card room offers that; localStorage keeps a copy
 // per account, and is the only store when signed out or on a server without it.
+// Every change is stamped (`savedAt`, this browser's clock) so the newer copy wins when
+// the browser's and the server's differ; a change still waiting to be sent when the page
+// goes away is sent at once (pagehide, with keepalive), so a reload loses nothing.
 import { api } from "./api.js";
 
 const DEFAULTS = {
@@ -15,10 +18,12 @@ const DEFAULTS = {
   autoCall: false, // call "last card" automatically where the table leaves it to the player
   oneClick: true, // a click on a playable card plays it (else: click selects, click again plays)
   tutorialDone: false,
+  savedAt: 0, // when these settings were last changed (ms since 1970, the changing browser's clock)
 };
 
-let accountKey = "anon";
-let current = load("anon");
+// the account this browser used last, so its look applies before the session is known
+let accountKey = lastAccount();
+let current = load(accountKey);
 const listeners = new Set();
 let serverSide = null; // a promise: does this card room keep settings per account?
 let remote = false; // the current account's settings live on the server
@@ -54,19 +59,47 @@ function saveLocal() {
   }
 }
 
+function lastAccount() {
+  try {
+    return localStorage.getItem("ce.account") || "anon";
+  } catch {
+    return "anon";
+  }
+}
+
+let unsent = null; // the body of a PUT not sent yet
+
+function send(body, keepalive = false) {
+  unsent = null;
+  return api("/api/me/settings", { method: "PUT", body, keepalive }).catch(() => {});
+}
+
 function push() {
   clearTimeout(pushTimer);
   const key = accountKey;
-  const body = { ...current };
+  unsent = { ...current };
   pushTimer = setTimeout(() => {
-    if (key === accountKey) api("/api/me/settings", { method: "PUT", body }).catch(() => {});
+    if (key === accountKey && unsent) send(unsent);
   }, 300);
 }
 
+/** Send a change still waiting for its timer now: the page is going away. */
+function flush() {
+  if (!unsent) return;
+  clearTimeout(pushTimer);
+  send(unsent, true);
+}
+window.addEventListener("pagehide", flush);
+document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flush());
+
 function load(key) {
   try {
-    const raw = localStorage.getItem(`ce.settings.${key}`) || localStorage.getItem("ce.settings.anon");
-    return { ...DEFAULTS, ...(raw ? JSON.parse(raw) : {}) };
+    const own = localStorage.getItem(`ce.settings.${key}`);
+    if (own) return { ...DEFAULTS, ...JSON.parse(own) };
+    // an account new to this browser starts from the signed-out settings, but they are
+    // not the account's: any copy the account keeps on the server is newer
+    const anon = localStorage.getItem("ce.settings.anon");
+    return { ...DEFAULTS, ...(anon ? JSON.parse(anon) : {}), savedAt: 0 };
   } catch {
     return { ...DEFAULTS };
   }
@@ -75,9 +108,15 @@ function load(key) {
 export async function useAccount(account) {
   const key = account ? String(account.id) : "anon";
   const changed = key !== accountKey;
+  if (changed) flush();
   accountKey = key;
+  try {
+    localStorage.setItem("ce.account", key);
+  } catch {
+    /* storage disabled */
+  }
   remote = false;
-  if (changed || !account) {
+  if (changed) {
     current = load(key);
     apply();
     for (const fn of listeners) fn(current, {});
@@ -92,10 +131,13 @@ export async function useAccount(account) {
   if (key !== accountKey) return;
   remote = true;
   const stored = known(data && data.settings !== undefined ? data.settings : data);
-  if (!Object.keys(stored).length) {
-    push(); // a first visit with server storage: keep what this browser had
+  if (!Object.keys(stored).length || (stored.savedAt || 0) < current.savedAt) {
+    // a first visit with server storage, or a change the server has not heard of yet
+    // (made just before a reload): this browser's copy is the newer one
+    push();
     return;
   }
+  if ((stored.savedAt || 0) === current.savedAt && !changed) return;
   current = { ...current, ...stored };
   saveLocal();
   apply();
@@ -112,7 +154,7 @@ export function get() {
 }
 
 export function set(changes) {
-  current = { ...current, ...changes };
+  current = { ...current, ...changes, savedAt: Math.max(Date.now(), current.savedAt + 1) };
   saveLocal();
   if (remote) push();
   apply();
@@ -139,7 +181,15 @@ function apply() {
   root.dataset.face = current.face;
   root.classList.toggle("four-color", !!current.fourColor);
   root.classList.toggle("no-motion", reducedMotion());
+  try {
+    // read by the first script of index.html, before anything is drawn on the next load
+    localStorage.setItem("ce.look", JSON.stringify({ theme: current.theme, face: current.face, fourColor: !!current.fourColor }));
+  } catch {
+    /* storage disabled */
+  }
 }
+
+apply();
 
 export const THEMES = [
   ["emerald", "Classic Emerald"],

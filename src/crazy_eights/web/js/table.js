@@ -4,6 +4,8 @@ import { api, socketURL, rulesets, unescapeHTML } from "./api.js";
 import { backSVG, cardName, cardSVG, SUIT_NAMES, suitIcon, sortHand, SUITS } from "./cards.js";
 import * as fx from "./fx.js";
 import { howToPlay, RULESET_TITLES } from "./howto.js";
+import { lengthWords } from "./lengths.js";
+import { botBadge } from "./people.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
@@ -33,6 +35,7 @@ export class TableView {
     this.chat = [];
     this.log = [];
     this.custom = [];
+    this.undealt = new Set(); // cards of the deal still flying to your hand
     this.selected = null;
     this.pending = false;
     this.called = false;
@@ -127,7 +130,8 @@ export class TableView {
       case "called":
         this.called = true;
         this.render();
-        announce("Last card called for your next play.");
+        if ((this.view && (this.view.hand || []).length) === 2) announce("Last card called for your next play.");
+        else toast(`Last card is armed for your next play, but that play will not leave you one card${this.view && this.view.ruleset === "cycles" ? ", so it would be a false call" : ", so it will not count"}.`, "error");
         break;
       case "hint":
         this.showHint(msg.move);
@@ -149,13 +153,16 @@ export class TableView {
     this.state = state;
     this.called = state ? !!state.called : false;
     if (this.selected && state && !(state.view.hand || []).includes(this.selected)) this.selected = null;
+    let dealNow = false;
     if (fresh) {
       this.log = [];
       const events = state && state.view && state.view.log ? state.view.log : [];
       for (const ev of events) this.addLog(ev);
-      if (events.some((e) => e.type === "deal") && state.version <= 1) this.animateDeal();
+      dealNow = this.dealIsNews(state, events);
     }
     this.render();
+    // the deal is drawn onto the table as it is: after the first render, so it is seen
+    if (dealNow) this.animateDeal(state.view.log);
     if (!fresh && state) {
       this.animate(state.events || [], before);
       for (const ev of state.events || []) this.addLog(ev);
@@ -175,6 +182,11 @@ export class TableView {
 
   get mySeat() {
     return this.you && this.you.role === "player" ? this.you.seat : null;
+  }
+
+  /** The seat at the bottom of the table: yours, or seat 1's when you are watching. */
+  get viewSeat() {
+    return this.mySeat === null ? 0 : this.mySeat;
   }
 
   get legal() {
@@ -212,6 +224,14 @@ export class TableView {
     return out.concat(sortHand(left, "suit"));
   }
 
+  /** Whether a last-card call can matter now: it is your turn and a play would leave
+   * you one card (the server offers that play with the call, `!`). */
+  callMatters() {
+    const v = this.view;
+    if (!v || v.over || this.mySeat === null || v.current !== this.mySeat || this.lastCardMode() !== "manual") return false;
+    return (v.hand || []).length === 2 && this.legal.some((m) => m.endsWith("!"));
+  }
+
   lastCardMode() {
     const v = this.view;
     if (!v) return "off";
@@ -237,7 +257,7 @@ export class TableView {
     el.stock = h("button", { class: "pile stock", type: "button", "aria-label": "Stock", onclick: () => this.draw() });
     el.stockCount = h("span", { class: "pile-count" });
     el.discard = h("div", { class: "pile discard", role: "img", "aria-label": "Discard pile" });
-    el.suit = h("div", { class: "suit-indicator", role: "status", "aria-live": "polite" });
+    el.suit = h("div", { class: "suit-indicator", role: "status", "aria-live": "polite", hidden: true });
     el.pendingDraw = h("div", { class: "pending-draw", hidden: true });
     el.direction = h("div", { class: "direction", "aria-hidden": "true" });
     el.cycle = h("div", { class: "cycle-area", hidden: true });
@@ -247,7 +267,7 @@ export class TableView {
     el.status = h("p", { class: "turn-banner", role: "status", "aria-live": "polite" });
     el.waiting = h("div", { class: "waiting", hidden: true });
     el.me = h("div", { class: "me-panel" });
-    el.lastCard = h("button", { class: "btn last-card", type: "button", text: "Last card!", onclick: () => this.callLastCard(), "aria-keyshortcuts": "L" });
+    el.lastCard = h("button", { class: "btn last-card", type: "button", text: "Last card!", hidden: true, onclick: () => this.callLastCard(), "aria-keyshortcuts": "L" });
     el.pass = h("button", { class: "btn", type: "button", text: "Pass", onclick: () => this.pass(), "aria-keyshortcuts": "P" });
     el.drawBtn = h("button", { class: "btn", type: "button", text: "Draw", onclick: () => this.draw(), "aria-keyshortcuts": "D" });
     el.sort = h("div", { class: "sort", role: "group", "aria-label": "Sort hand" },
@@ -258,7 +278,7 @@ export class TableView {
     el.felt = h("div", { class: "felt" },
       h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.mute, el.help, el.leave),
       el.opponents, el.status, el.waiting,
-      h("div", { class: "me-row" }, el.me, el.actions), el.hand);
+      el.meRow = h("div", { class: "me-row" }, el.me, el.actions), el.hand);
     el.score = h("section", { class: "panel scoreboard", "aria-label": "Scoreboard" });
     el.log = h("ol", { class: "log", "aria-label": "Event log" });
     el.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": "Chat messages" });
@@ -295,6 +315,7 @@ export class TableView {
     const playing = !!v;
     el.waiting.hidden = playing;
     el.center.hidden = !playing;
+    el.meRow.hidden = !playing;
     if (!playing) {
       this.renderWaiting();
       for (const g of [el.oppLeft, el.oppTop, el.oppRight]) g.replaceChildren();
@@ -325,7 +346,7 @@ export class TableView {
     const list = h("ul", { class: "seat-list" },
       info.seats.map((s) => h("li", {},
         h("span", { html: avatarSVG(s.avatar || "default", s.name || "", 28) }),
-        h("span", { text: s.name ? `${s.name}${s.bot ? " (bot)" : ""}` : "Open seat" }),
+        s.name ? h("span", { class: "who" }, h("span", { text: s.name }), s.bot ? botBadge(s.bot) : null) : h("span", { class: "muted", text: "Open seat" }),
         !s.name && !seated && this.account ? h("button", { class: "btn small", type: "button", text: "Sit here", onclick: () => this.sit(s.seat) }) : null)));
     const parts = [h("h2", { text: info.status === "open" ? "Waiting for players" : `This game is ${info.status}` }), list];
     if (info.invite) {
@@ -341,8 +362,8 @@ export class TableView {
 
   seatOrder() {
     const n = this.view.players.length;
-    const me = this.mySeat;
-    const start = me === null ? 0 : me + 1;
+    const me = this.viewSeat;
+    const start = me + 1;
     const out = [];
     for (let i = 0; i < n; i++) {
       const seat = (start + i) % n;
@@ -360,33 +381,37 @@ export class TableView {
     return facts;
   }
 
+  /** A player's panel: avatar, name and badges, cards, facts, timer, fan of backs. */
+  playerPanel(seat, extraClass = "") {
+    const v = this.view;
+    const p = v.players[seat];
+    const info = this.info.seats.find((s) => s.seat === seat) || {};
+    const current = v.current === seat;
+    const tags = [];
+    if (info.standin) tags.push("bot playing");
+    if (!info.connected && !info.bot) tags.push("away");
+    if (info.left) tags.push("left");
+    const fan = h("span", { class: "mini-fan", "aria-hidden": "true" },
+      Array.from({ length: Math.min(p.cards, 8) }, () => h("span", { class: "mini-back" })));
+    const facts = this.playerFacts(p);
+    const who = [info.bot ? "bot" : null, ...tags].filter(Boolean);
+    const label = `${this.name(seat)}${who.length ? ` (${who.join(", ")})` : ""}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}${v.dealer === seat ? ", dealer" : ""}`;
+    return h("div", { class: `player${current ? " current" : ""}${v.dealer === seat ? " dealer" : ""}${extraClass}`, role: "listitem", "aria-label": label, dataset: { seat: String(seat) } },
+      h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
+      h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
+      h("div", { class: "pinfo" },
+        h("div", { class: "pname", text: this.name(seat) }),
+        h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : null, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t }))),
+        h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
+      fan,
+      p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
+      v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
+  }
+
   renderPlayers() {
     const v = this.view;
     const el = this.el;
-    const panels = this.seatOrder().map((seat) => {
-      const p = v.players[seat];
-      const info = this.info.seats.find((s) => s.seat === seat) || {};
-      const current = v.current === seat;
-      const tags = [];
-      if (info.bot) tags.push("bot");
-      if (info.standin) tags.push("bot playing");
-      if (!info.connected && !info.bot) tags.push("away");
-      if (info.left) tags.push("left");
-      const fan = h("span", { class: "mini-fan", "aria-hidden": "true" },
-        Array.from({ length: Math.min(p.cards, 8) }, () => h("span", { class: "mini-back" })));
-      const facts = this.playerFacts(p);
-      const label = `${this.name(seat)}${tags.length ? ` (${tags.join(", ")})` : ""}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}${v.dealer === seat ? ", dealer" : ""}`;
-      return h("div", { class: `player${current ? " current" : ""}${v.dealer === seat ? " dealer" : ""}`, role: "listitem", "aria-label": label, dataset: { seat: String(seat) } },
-        h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
-        h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
-        h("div", { class: "pinfo" },
-          h("div", { class: "pname", text: this.name(seat) }),
-          h("div", { class: "pfacts" }, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t }))),
-          h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
-        fan,
-        p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
-        v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
-    });
+    const panels = this.seatOrder().map((seat) => this.playerPanel(seat));
     const n = panels.length;
     const side = n === 2 ? 1 : n <= 5 ? Math.min(1, n - 1) : Math.floor(n / 3);
     el.oppLeft.replaceChildren(...panels.slice(0, side));
@@ -394,10 +419,12 @@ export class TableView {
     el.oppRight.replaceChildren(...panels.slice(n - side));
     el.opponents.dataset.count = String(n);
     el.opponents.classList.toggle("sides", side > 0);
-    // my own panel
+    // my own panel; a spectator watches from behind seat 1, whose panel sits at the bottom
     const me = this.mySeat;
     if (me === null) {
-      el.me.replaceChildren(h("span", { class: "spectating", text: "You are watching this table." }));
+      el.me.className = "me-panel spectator-seat";
+      el.me.replaceChildren(h("div", { role: "list", "aria-label": "Player at the bottom of the table" }, this.playerPanel(this.viewSeat, " bottom-seat")),
+        h("span", { class: "spectating", text: "You are watching this table." }));
       return;
     }
     const p = v.players[me];
@@ -409,7 +436,7 @@ export class TableView {
         h("div", { class: "pname", text: info.name || "You" }),
         h("div", { class: "pfacts" }, h("span", { text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), this.playerFacts(p).map((f) => h("span", { text: f }))),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
-      ...(this.called ? [h("span", { class: "badge-called", text: "Call armed" })] : []));
+      ...(this.called ? [h("span", { class: "badge-called", role: "status", text: "Last card armed" })] : []));
   }
 
   renderCenter() {
@@ -490,7 +517,7 @@ export class TableView {
       counts[card] = (counts[card] || 0) + 1;
       const playable = this.movesFor(card).length > 0;
       const b = h("button", {
-        class: `card${playable ? " legal" : ""}${this.selected === card ? " selected" : ""}`,
+        class: `card${playable ? " legal" : ""}${this.selected === card ? " selected" : ""}${this.undealt.has(card) ? " dealing" : ""}`,
         type: "button",
         dataset: { card, copy: String(counts[card]) },
         "aria-label": `${cardName(card)}${playable ? ", playable" : ""}`,
@@ -537,13 +564,13 @@ export class TableView {
     const myTurn = this.mySeat !== null && this.view.current === this.mySeat && !this.view.over;
     el.drawBtn.hidden = !legal.includes("draw");
     el.pass.hidden = !legal.includes("pass");
-    const lc = this.lastCardMode();
-    el.lastCard.hidden = lc !== "manual" || this.view.over;
+    // Last card shows only when it can matter, and stays (armed) until the play
+    const matters = myTurn && this.callMatters();
+    el.lastCard.hidden = !(matters || (this.called && !this.view.over));
     el.lastCard.classList.toggle("armed", this.called);
     el.lastCard.setAttribute("aria-pressed", String(this.called));
-    el.lastCard.textContent = this.called ? "Last card! \u2713" : "Last card!";
-    const hand = this.view.hand || [];
-    el.lastCard.classList.toggle("suggest", myTurn && hand.length === 2 && legal.some((m) => m.endsWith("!")));
+    el.lastCard.textContent = this.called ? "Last card armed \u2713" : "Last card!";
+    el.lastCard.classList.toggle("suggest", matters && !this.called);
   }
 
   renderStatus() {
@@ -556,7 +583,8 @@ export class TableView {
     if (v.current === this.mySeat && this.mySeat !== null) {
       const legal = this.legal;
       let text = "Your turn";
-      if (v.phase === "declare") text = "Your turn: name the suit of the starter eight";
+      if (this.pending) text = "Your move is on its way\u2026";
+      else if (v.phase === "declare") text = "Your turn: name the suit of the starter eight";
       else if (legal.length === 1 && legal[0] === "pass") text = "Your turn: nothing to play, pass";
       else if (legal.every((m) => m === "draw" || m === "pass")) text = "Your turn: no playable card, draw from the stock";
       else if (v.drawn) text = `Your turn: play the card you drew or pass`;
@@ -652,7 +680,13 @@ export class TableView {
       case "lead": return `${who} lead${ev.seat === this.mySeat ? "" : "s"} cycle ${ev.cycle}.`;
       case "first_player": return `${who} play${ev.seat === this.mySeat ? "" : "s"} first${ev.tie_break ? " (tie broken at random)" : ""}.`;
       case "cycle_won": return `${ev.seat === undefined ? "The host" : who} win${ev.seat === this.mySeat ? "" : "s"} the cycle.`;
-      case "picked_up": return `${who} pick${ev.seat === this.mySeat ? "" : "s"} up ${n} card${n === 1 ? "" : "s"}.`;
+      case "picked_up": {
+        const m = ev.cards ? ev.cards.length : n;
+        const why = ev.reason === "no_last_card_call" ? " for not calling last card" : ev.reason === "stock_empty" ? ": the stock is empty" : "";
+        return `${who} pick${ev.seat === this.mySeat ? "" : "s"} up the cycle (${m} card${m === 1 ? "" : "s"})${why}.`;
+      }
+      case "cycle_over": return `Cycle ${ev.cycle} is over${ev.completed ? "" : " unfinished"}; ${ev.cycles_left} cycle${ev.cycles_left === 1 ? "" : "s"} left.`;
+      case "starter_returned": return `The ${cards} goes back into the stock.`;
       case "false_call": return `False call! ${who} hold${ev.seat === this.mySeat ? "" : "s"} ${ev.count} ${SUIT_NAMES[ev.suit]}.`;
       case "lead_passed": return `The lead passes to ${this.name(ev.to)}.`;
       case "joker_to_bottom": return "A joker turned by the host goes to the bottom of the stock.";
@@ -678,13 +712,13 @@ export class TableView {
   snapshot() {
     const out = { hand: {}, panels: {} };
     for (const c of this.el.hand.children) out.hand[c.dataset.card] = c.getBoundingClientRect();
-    for (const p of this.el.opponents.querySelectorAll(".player")) out.panels[p.dataset.seat] = p.getBoundingClientRect();
+    for (const p of this.el.felt.querySelectorAll(".player")) out.panels[p.dataset.seat] = p.getBoundingClientRect();
     return out;
   }
 
   /** A card-sized rectangle at a seat: the middle of its panel, or of the hand. */
   seatRect(seat, before) {
-    const p = seat === this.mySeat ? this.el.hand : this.el.opponents.querySelector(`[data-seat="${seat}"]`);
+    const p = seat === this.mySeat ? this.el.hand : this.el.felt.querySelector(`.player[data-seat="${seat}"]`);
     const r = p ? p.getBoundingClientRect() : before.panels[seat];
     if (!r) return null;
     const w = this.el.stock.getBoundingClientRect().width * 0.6 || 50;
@@ -695,6 +729,7 @@ export class TableView {
     const s = settings.get();
     const discard = this.el.discard.hidden ? this.el.cycle.getBoundingClientRect() : this.el.discard.querySelector(".top")?.getBoundingClientRect();
     const stock = this.el.stock.getBoundingClientRect();
+    const secs = (ms) => settings.duration(ms) / 1000;
     let delay = 0;
     for (const ev of events) {
       if (ev.type === "played" || ev.type === "host_lead") {
@@ -707,9 +742,12 @@ export class TableView {
           if (fig) to = fig.getBoundingClientRect();
         }
         const html = cardSVG(card, { face: s.face, fourColor: s.fourColor, label: false });
-        sound.snap();
+        // the host's card is turned from the stock; a played card slides over the felt
+        if (ev.type === "host_lead") sound.flip(secs(delay));
+        sound.slide(secs(delay));
         const wild = ev.declared || (card && card[0] === "8" && this.view.ruleset !== "countdown" && this.view.ruleset !== "cycles");
         fx.fly(html, from, to, { delay, rotate: -12 }).then(() => {
+          sound.snap();
           if (wild) {
             fx.flourish(to);
             fx.pulse(this.el.suit);
@@ -719,15 +757,18 @@ export class TableView {
       } else if (ev.type === "drew" || ev.type === "penalty") {
         const to = this.seatRect(ev.seat, before);
         const n = Math.min(ev.count || 1, 6);
-        sound.thud();
+        const mine = ev.seat === this.mySeat && ev.cards;
+        sound.slide(secs(delay));
         for (let i = 0; i < n; i++) {
-          const target = ev.seat === this.mySeat && ev.cards ? this.el.hand.querySelector(`[data-card="${ev.cards[i]}"]`)?.getBoundingClientRect() || to : to;
-          if (target) fx.fly(backSVG(), stock, target, { delay: delay + i * 90 });
+          const target = mine ? this.el.hand.querySelector(`[data-card="${ev.cards[i]}"]`)?.getBoundingClientRect() || to : to;
+          // your own drawn cards turn face up as they reach your hand
+          if (target) fx.fly(backSVG(), stock, target, { delay: delay + i * 90 }).then(() => (mine ? sound.flip() : i === n - 1 && sound.thud()));
         }
         delay += 90 * n;
       } else if (ev.type === "picked_up") {
+        sound.slide(secs(delay));
         sound.thud();
-      } else if (ev.type === "round") {
+      } else if (ev.type === "round" || ev.type === "game") {
         this.animateDeal();
       } else if (ev.type === "round_over" || ev.type === "game_over") {
         if (ev.type === "round_over") {
@@ -735,28 +776,68 @@ export class TableView {
           if (!this.view.over) this.roundSummary(ev);
         }
       } else if (ev.type === "last_card") {
-        fx.pulse(this.seatRect(ev.seat, before) && this.el.opponents.querySelector(`[data-seat="${ev.seat}"] .badge-last`));
+        fx.pulse(this.el.felt.querySelector(`.player[data-seat="${ev.seat}"] .badge-last`));
       } else if (ev.type === "reshuffled") {
         sound.shuffle();
       }
     }
   }
 
+  /** The deal, seen: cards fly from the stock to each seat in turn (your own cards show
+   * as they land), with the sound of cards sliding, then the starter is turned over. */
   animateDeal() {
     sound.shuffle();
     if (!this.view) return;
     const stock = this.el.stock.getBoundingClientRect();
     const seats = this.view.players.map((p) => p.seat);
-    const per = Math.min(5, Math.max(...this.view.players.map((p) => p.cards)));
+    const per = Math.min(8, Math.max(...this.view.players.map((p) => p.cards)));
+    const hand = [...this.el.hand.children];
+    const motion = settings.duration(260) > 0;
     let i = 0;
     for (let round = 0; round < per; round++) {
       for (const seat of seats) {
-        const to = seat === this.mySeat ? [...this.el.hand.children][round]?.getBoundingClientRect() : this.seatRect(seat, { panels: {} });
+        if (round >= this.view.players[seat].cards) continue;
+        const card = seat === this.mySeat ? hand[round] : null;
+        const to = card ? card.getBoundingClientRect() : this.seatRect(seat, { panels: {} });
         if (!to) continue;
-        fx.fly(backSVG(), stock, to, { delay: i * 45, ms: 260 });
+        if (card && motion) {
+          this.undealt.add(card.dataset.card);
+          card.classList.add("dealing");
+        }
+        if (i % 3 === 0) sound.slide(settings.duration(i * 45) / 1000);
+        fx.fly(backSVG(), stock, to, { delay: i * 45, ms: 260 }).then(() => card && this.landed(card.dataset.card));
         i += 1;
       }
     }
+    // the starter is turned face up once everyone has their cards
+    const top = this.el.discard.hidden ? null : this.el.discard.querySelector(".top");
+    const end = settings.duration(i * 45 + 260);
+    sound.flip(end / 1000);
+    if (top) fx.turnOver(top, end);
+  }
+
+  /** Whether this welcome shows a deal this tab has not seen: the round's log has the
+   * deal and you have not moved since (bots may have played before the page opened). */
+  dealIsNews(state, events) {
+    if (!state || !events.some((e) => e.type === "deal")) return false;
+    const round = events.filter((e) => e.type === "round").length;
+    const key = `ce.dealt.${this.id}.${state.view.round ?? round}`;
+    let seen = false;
+    try {
+      seen = !!sessionStorage.getItem(key);
+      sessionStorage.setItem(key, "1");
+    } catch {
+      /* storage disabled */
+    }
+    if (seen) return false;
+    if (this.mySeat === null) return state.version <= 1;
+    return !events.some((e) => e.seat === this.mySeat && ["played", "drew", "passed", "declared"].includes(e.type));
+  }
+
+  /** A dealt card reached your hand: show it (the hand may have been redrawn since). */
+  landed(card) {
+    this.undealt.delete(card);
+    for (const b of this.el.hand.querySelectorAll(`[data-card="${card}"]`)) b.classList.remove("dealing");
   }
 
   roundSummary(ev) {
@@ -781,20 +862,35 @@ export class TableView {
       body,
       className: "victory",
       buttons: [
-        { text: "Play again", value: "again", class: "btn primary" },
+        this.mySeat !== null ? { text: "Play again", value: "again", class: "btn primary" } : null,
         { text: "Replay", value: "replay", class: "btn" },
         { text: "Lobby", value: "lobby", class: "btn" },
       ],
     });
-    if (choice === "again") {
-      try {
-        const t = await api("/api/quickplay", { method: "POST", body: { ruleset: v.ruleset, players: v.players.length } });
-        this.navigate(`#/table/${t.id}`);
-      } catch (err) {
-        toast(err.message, "error");
-      }
-    } else if (choice === "replay") this.navigate(`#/replay/${this.id}`);
+    if (choice === "again") this.playAgain();
+    else if (choice === "replay") this.navigate(`#/replay/${this.id}`);
     else if (choice === "lobby") this.navigate("#/");
+  }
+
+  /** The same game again: a new table with this table's rules, bots and settings (a
+   * single round stays a single round); other people's seats are open for them. */
+  async playAgain() {
+    const info = this.info;
+    const body = {
+      rules: info.rules,
+      bots: info.seats.filter((s) => s.bot && !s.standin).map((s) => ({ seat: s.seat, level: s.bot })),
+      public: info.public,
+      hints: info.hints,
+      takeover_after: info.takeover_after,
+      name: info.name,
+    };
+    try {
+      const t = await api("/api/tables", { method: "POST", body });
+      if (t.invite) sessionStorage.setItem(`ce.invite.${t.id}`, t.invite);
+      this.navigate(`#/table/${t.id}`);
+    } catch (err) {
+      toast(err.message, "error");
+    }
   }
 
   // -- actions ---------------------------------------------------------------------------
@@ -816,13 +912,14 @@ export class TableView {
     }
     if (e.detail > 1) return; // the second click of a double-click is the dblclick's
     const playable = this.movesFor(card).length > 0;
-    if (settings.get().oneClick && playable) {
+    // one click plays; or (setting off) the first click selects and a second click on
+    // the selected card plays it, while a second click on an unplayable one lets go
+    if (playable && (settings.get().oneClick || this.selected === card)) {
       this.play(card);
       return;
     }
     this.selected = this.selected === card ? null : card;
     if (!this.selected) return this.render();
-    if (!settings.get().oneClick && playable && e.currentTarget.classList.contains("selected")) return this.play(card);
     this.render();
     announce(`${cardName(card)} selected${playable ? "; press Enter or click the discard pile to play it" : ", not playable now"}`);
   }
@@ -900,6 +997,14 @@ export class TableView {
 
   callLastCard() {
     sound.unlock();
+    if (this.called) {
+      toast("Last card is already armed: it goes with your next play.");
+      return;
+    }
+    if (!this.callMatters()) {
+      toast("Last card counts only with a play that leaves you one card; not now.");
+      return;
+    }
     if (this.send({ type: "call" })) announce("Last card: your next play calls it.");
   }
 
@@ -990,7 +1095,7 @@ export class TableView {
     const lower = key.toLowerCase();
     if (lower === "d") this.draw();
     else if (lower === "p") this.pass();
-    else if (lower === "l" && !this.el.lastCard.hidden) this.callLastCard();
+    else if (lower === "l" && this.mySeat !== null && this.lastCardMode() === "manual") this.callLastCard();
     else if (lower === "h" && cards.length) (cards.find((c) => c.tabIndex === 0) || cards[0]).focus();
     else if (key === "?") this.showHelp();
     else return;

@@ -73,7 +73,7 @@ export function modal({ title, body, buttons = [], className = "" }) {
     box.append(h("h2", { id, text: title }));
     if (body) box.append(body);
     const row = h("div", { class: "modal-buttons" });
-    for (const b of buttons) {
+    for (const b of buttons.filter(Boolean)) {
       row.append(h("button", { class: b.class || "btn", type: "button", onclick: () => close(b.value), "aria-label": b.label || null, html: b.html || null, text: b.html ? null : b.text }));
     }
     box.append(row);
@@ -83,10 +83,29 @@ export function modal({ title, body, buttons = [], className = "" }) {
     });
     document.body.append(backdrop);
     document.addEventListener("keydown", onKey, true);
+    // focus without scrolling: a long dialog opens at its top, not at its buttons
     const focus = box.querySelector("[autofocus]") || row.querySelector("button");
-    if (focus) focus.focus();
+    if (focus) focus.focus({ preventScroll: true });
+    box.scrollTop = 0;
     box._close = close;
   });
+}
+
+/** Show a button as busy (disabled, "Signing in\u2026") while `work` runs; returns its result. */
+export async function busy(button, text, work) {
+  const label = button.textContent;
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  button.classList.add("busy");
+  button.textContent = text;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+    button.classList.remove("busy");
+    button.textContent = label;
+  }
 }
 
 const AVATAR_GLYPHS = {
