@@ -1,11 +1,17 @@
-"""Load test of the card room (issue 6 item 12), on loopback only, bounded in time.
+"""Load test of the card room, on loopback only, bounded in time.
 
-Starts ``crazy-eights serve`` on 127.0.0.1 with a fresh SQLite file, makes N tables of four
-scripted WebSocket players (each moves about ``--think`` seconds after its turn starts),
-runs for ``--seconds`` and prints moves per second, the latency from a move being sent to
-its broadcast reaching every seat (p50/p95/p99), errors and the server's memory.
+Starts the card room on 127.0.0.1, makes N tables of four scripted WebSocket players
+(each moves about ``--think`` seconds after its turn starts), runs for ``--seconds`` and
+prints moves per second, the latency from a move being sent to its broadcast reaching
+every seat (p50/p95/p99), errors, CPU and memory.
 
-    python bench/load.py --tables 50 --seconds 30
+    python bench/load.py --tables 50 --seconds 30          # one node on a SQLite file
+    python bench/load.py --nodes 2 --tables 500            # side by side, in one run:
+        # one node on SQLite, one node on PostgreSQL, and N nodes on PostgreSQL and Redis
+        # (PostgreSQL and Redis started for the run from Debian's binaries, then stopped)
+
+With several nodes, the four seats of a table connect to different nodes (seat i to node
+i mod N), so every move crosses between nodes: the worst case for the fan-out.
 """
 
 from __future__ import annotations
@@ -15,12 +21,11 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -32,12 +37,17 @@ except ImportError:  # orjson only makes the client cheaper
     from json import loads
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
+from tests.cluster.nodes import Node  # noqa: E402
+from tests.services import Postgres, Redis  # noqa: E402
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+# Every player of the load signs up and connects from 127.0.0.1: lift the per-address limits.
+LOAD_ENV = {
+    "CE_SIGNUP_LIMIT": "1000000",
+    "CE_SOCKET_OPENS": "1000000",
+    "CE_LOGIN_ADDRESS_ATTEMPTS": "1000000",
+}
 
 
 def cpu_seconds(pid: int) -> float:
@@ -47,14 +57,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def memory_kib(pid: int) -> dict[str, int]:
-    out = {}
+def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith(("VmRSS", "VmHWM")):
-                name, value = line.split(":")
-                out[name] = int(value.split()[0])
-    return out
+            if line.startswith("VmRSS"):
+                return int(line.split(":")[1].split()[0])
+    return 0
 
 
 class Stats:
@@ -134,11 +142,9 @@ async def player(
                     stats.arrived(table, state["version"])
                 if state["legal"] and state["version"] > answered:
                     answered = state["version"]
+                    legal = [m if isinstance(m, str) else m["text"] for m in state["legal"]]
                     loop.call_later(
-                        think * rng.uniform(0.8, 1.2),
-                        move,
-                        answered,
-                        rng.choice(state["legal"]),
+                        think * rng.uniform(0.8, 1.2), move, answered, rng.choice(legal)
                     )
     except asyncio.CancelledError:
         raise
@@ -147,138 +153,222 @@ async def player(
             stats.error(type(exc).__name__)
 
 
-async def make_table(base: str, limit: asyncio.Semaphore) -> list[tuple[str, str]]:
-    """Four guests and a classic four-seat match table they all sit at."""
-    async with limit, httpx.AsyncClient(base_url=base, timeout=60) as http:
+async def make_table(
+    nodes: list[Node], limit: asyncio.Semaphore, number: int
+) -> list[tuple[Node, str, str]]:
+    """Four guests and a classic four-seat match table they all sit at; table k is made
+    (and so run) by node k mod N, and its seat i plays through node (k + i) mod N."""
+    nodes = nodes[number % len(nodes) :] + nodes[: number % len(nodes)]
+    async with limit:
         cookies = []
-        for _ in range(4):
-            response = await http.post("/api/auth/guest")
-            cookies.append(f"ce_session={response.cookies['ce_session']}")
-            http.cookies.clear()
+        for seat in range(4):
+            node = nodes[seat % len(nodes)]
+            async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
+                response = await http.post("/api/auth/guest")
+                cookies.append(f"ce_session={response.cookies['ce_session']}")
         rules = {"ruleset": "classic", "players": 4, "mode": "match", "turn_timer": 3600}
-        table = (
-            await http.post("/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]})
-        ).json()
-        for cookie in cookies[1:]:
-            await http.post(f"/api/tables/{table['id']}/sit", json={}, headers={"cookie": cookie})
-        return [(table["id"], c) for c in cookies]
+        async with httpx.AsyncClient(base_url=nodes[0].url, timeout=60) as http:
+            made = await http.post(
+                "/api/tables", json={"rules": rules}, headers={"cookie": cookies[0]}
+            )
+            table = made.json()["id"]
+        for seat, cookie in enumerate(cookies[1:], 1):
+            node = nodes[seat % len(nodes)]
+            async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
+                await http.post(f"/api/tables/{table}/sit", json={}, headers={"cookie": cookie})
+        return [(nodes[s % len(nodes)], table, c) for s, c in enumerate(cookies)]
+
+
+@dataclass
+class Result:
+    name: str
+    tables: int = 0
+    sockets: int = 0
+    seconds: float = 0.0
+    moves: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    cpu: list[float] = field(default_factory=list)  # seconds, per node
+    rss: list[int] = field(default_factory=list)  # peak KiB, per node
+
+    def pct(self, p: float) -> float:
+        lat = sorted(self.latencies)
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+
+async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Result:
+    """The load against running nodes; each node's CPU and memory while measured."""
+    setup = time.perf_counter()
+    limit = asyncio.Semaphore(8)
+    made = await asyncio.gather(*(make_table(nodes, limit, k) for k in range(args.tables)))
+    seats = [seat for table in made for seat in table]
+    print(
+        f"[{name}] setup: {args.tables} tables, {len(seats)} players in "
+        f"{time.perf_counter() - setup:.1f} s",
+        flush=True,
+    )
+    stats = Stats(4)
+    stop = asyncio.Event()
+    rng = random.Random(1)
+    opening = asyncio.Semaphore(25)  # handshakes in flight at once
+    ready = [0]
+    tasks = [
+        asyncio.create_task(
+            player(
+                f"{node.ws}/ws/tables/{table}",
+                cookie,
+                stats,
+                args.think,
+                stop,
+                random.Random(rng.random()),
+                opening,
+                ready,
+            )
+        )
+        for node, table, cookie in seats
+    ]
+    connecting = time.perf_counter()
+    while ready[0] < len(seats) and time.perf_counter() - connecting < 180:
+        await asyncio.sleep(0.2)
+    print(
+        f"[{name}] connected {ready[0]} sockets in {time.perf_counter() - connecting:.1f} s",
+        flush=True,
+    )
+    await asyncio.sleep(args.warmup)
+    stats.latencies.clear()
+    stats.moves = 0
+    stats.errors.clear()
+    pids = [node.process.pid for node in nodes if node.process is not None]
+    if args.profile:
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR2)
+    started = time.perf_counter()
+    cpu = [cpu_seconds(pid) for pid in pids]
+    peak = [0] * len(pids)
+    while time.perf_counter() - started < args.seconds:
+        await asyncio.sleep(1)
+        peak = [max(p, rss_kib(pid)) for p, pid in zip(peak, pids, strict=True)]
+    elapsed = time.perf_counter() - started
+    cpu = [cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True)]
+    if args.profile:
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)
+    stats.measuring = False
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.wait(tasks, timeout=10)
+    return Result(
+        name,
+        args.tables,
+        len(seats),
+        elapsed,
+        stats.moves,
+        stats.latencies,
+        dict(stats.errors),
+        cpu,
+        peak,
+    )
+
+
+def start_nodes(
+    folder: Path, count: int, *, database: str, redis: str | None, profile: str | None
+) -> list[Node]:
+    nodes = []
+    for i in range(count):
+        env = dict(LOAD_ENV)
+        if profile:
+            env["CE_PROFILE"] = str(Path(f"{profile}.node{i}").resolve())
+        nodes.append(Node(folder, database=database, redis=redis, name=f"load{i}", **env))
+    for node in nodes:
+        node.start()
+    for node in nodes:
+        node.wait_ready(120)
+    return nodes
+
+
+async def run(
+    name: str, folder: Path, count: int, database: str, redis: str | None, args: argparse.Namespace
+) -> Result:
+    nodes = start_nodes(folder, count, database=database, redis=redis, profile=args.profile)
+    try:
+        return await measure(name, nodes, args)
+    finally:
+        for node in nodes:
+            if node.running:
+                node.terminate()
+
+
+def report(results: list[Result], args: argparse.Namespace) -> None:
+    print(
+        f"\nclassic four-seat tables, a move about {args.think} s after each turn, "
+        f"measured {args.seconds:.0f} s after {args.warmup:.0f} s of warm-up"
+    )
+    print(
+        "| setup | tables (sockets) | moves/s | p50 | p95 | p99 | errors "
+        "| CPU a move (all nodes) | CPU per node | RSS peak per node |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        rate = r.moves / r.seconds if r.seconds else 0.0
+        per_move = 1000 * sum(r.cpu) / max(1, r.moves)
+        cpus = ", ".join(f"{100 * c / r.seconds:.0f}%" for c in r.cpu)
+        rss = ", ".join(f"{k / 1024:.0f} MiB" for k in r.rss)
+        errors = sum(r.errors.values())
+        print(
+            f"| {r.name} | {r.tables} ({r.sockets}) | {rate:.1f} | {r.pct(0.5):.1f} ms "
+            f"| {r.pct(0.95):.1f} ms | {r.pct(0.99):.1f} ms | {errors} {r.errors or ''} "
+            f"| {per_move:.2f} ms | {cpus} | {rss} |"
+        )
+    if len(results) > 1:
+        base = sum(results[0].cpu) / max(1, results[0].moves)
+        for r in results[1:]:
+            ratio = (sum(r.cpu) / max(1, r.moves)) / base if base else float("nan")
+            print(f"CPU a move, {r.name} against {results[0].name}: {ratio:.2f}x")
+    lat = results[-1].latencies
+    if lat:
+        print(f"mean latency ({results[-1].name}): {1000 * statistics.fmean(lat):.1f} ms")
 
 
 async def main(args: argparse.Namespace) -> None:
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="ce-load-")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
-    env["CE_SIGNUP_LIMIT"] = "1000000"  # every player of the load signs up from 127.0.0.1
-    if args.profile:
-        env["CE_PROFILE"] = str(Path(args.profile).resolve())
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "crazy_eights.server.commands",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            f"{folder}/load.db",
-            "--bot-workers",
-            "0",
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
+    folder = Path(tempfile.mkdtemp(prefix="ce-load-"))
+    if not args.nodes:
+        results = [await run("1 node, SQLite", folder, 1, str(folder / "load.db"), None, args)]
+        report(results, args)
+        return
+    postgres, redis = Postgres(folder / "pg"), Redis(folder / "redis")
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            for _ in range(120):
-                try:
-                    if (await http.get("/api/health")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.5)
-            idle = memory_kib(server.pid)
-            setup = time.perf_counter()
-            limit = asyncio.Semaphore(8)
-            made = await asyncio.gather(*(make_table(base, limit) for _ in range(args.tables)))
-            seats = [seat for table in made for seat in table]
-        print(
-            f"setup: {args.tables} tables, {len(seats)} players in "
-            f"{time.perf_counter() - setup:.1f} s"
-        )
-        stats = Stats(4)
-        stop = asyncio.Event()
-        rng = random.Random(1)
-        opening = asyncio.Semaphore(25)  # handshakes in flight at once
-        ready = [0]
-        tasks = [
-            asyncio.create_task(
-                player(
-                    f"ws://127.0.0.1:{port}/ws/tables/{t}",
-                    c,
-                    stats,
-                    args.think,
-                    stop,
-                    random.Random(rng.random()),
-                    opening,
-                    ready,
-                )
-            )
-            for t, c in seats
+        admin = postgres.start()
+        redis_url = redis.start().rstrip("/") + "/0"
+        base = admin.rpartition("/")[0]
+        await _create_databases(admin, ["single", "cluster"])
+        results = [
+            await run("1 node, SQLite", folder, 1, str(folder / "load.db"), None, args),
+            await run("1 node, PostgreSQL", folder, 1, f"{base}/single", None, args),
+            await run(
+                f"{args.nodes} nodes, PostgreSQL + Redis",
+                folder,
+                args.nodes,
+                f"{base}/cluster",
+                redis_url,
+                args,
+            ),
         ]
-        connecting = time.perf_counter()
-        while ready[0] < len(seats) and time.perf_counter() - connecting < 180:
-            await asyncio.sleep(0.2)
-        print(f"connected {ready[0]} sockets in {time.perf_counter() - connecting:.1f} s")
-        await asyncio.sleep(args.warmup)
-        stats.latencies.clear()
-        stats.moves = 0
-        if args.profile:
-            server.send_signal(signal.SIGUSR2)
-        started = time.perf_counter()
-        server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
-        peak = 0
-        while time.perf_counter() - started < args.seconds:
-            await asyncio.sleep(1)
-            peak = max(peak, memory_kib(server.pid)["VmRSS"])
-        elapsed = time.perf_counter() - started
-        server_cpu = cpu_seconds(server.pid) - server_cpu
-        client_cpu = time.process_time() - client_cpu
-        if args.profile:
-            server.send_signal(signal.SIGUSR1)
-        stats.measuring = False
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.wait(tasks, timeout=10)
-        lat = sorted(stats.latencies)
-
-        def pct(p: float) -> float:
-            return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
-
-        print(
-            f"tables {args.tables}, sockets {len(seats)}, think {args.think} s, "
-            f"measured {elapsed:.0f} s"
-        )
-        print(f"moves/s {stats.moves / elapsed:.1f}  (moves {stats.moves})")
-        print(
-            f"latency move -> all 4 seats: p50 {pct(0.50):.1f} ms  p95 {pct(0.95):.1f} ms  "
-            f"p99 {pct(0.99):.1f} ms  max {pct(1.0):.1f} ms"
-            + (f"  mean {1000 * statistics.fmean(lat):.1f} ms" if lat else "")
-        )
-        print(f"errors {sum(stats.errors.values())} {stats.errors or ''}")
-        print(
-            f"cpu: server {100 * server_cpu / elapsed:.0f}%  "
-            f"load client {100 * client_cpu / elapsed:.0f}% (of one core); "
-            f"server {1000 * server_cpu / max(1, stats.moves):.2f} ms CPU a move"
-        )
-        print(f"server RSS idle {idle['VmRSS'] / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        redis.stop()
+        postgres.stop()
+    report(results, args)
+
+
+async def _create_databases(admin: str, names: list[str]) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin)
+    try:
+        for name in names:
+            await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
 
 
 if __name__ == "__main__":
@@ -286,6 +376,12 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=50, help="tables of four players")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured run time")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
-    parser.add_argument("--profile", help="run the server under cProfile, writing this file")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="also run one node on PostgreSQL and this many nodes on PostgreSQL and Redis",
+    )
+    parser.add_argument("--profile", help="run each node under cProfile, writing FILE.nodeI")
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
     asyncio.run(main(parser.parse_args()))
