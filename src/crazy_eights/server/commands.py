@@ -144,9 +144,49 @@ def serve(
 SHUTDOWN_WAIT = 10  # seconds SIGTERM waits for open connections before the handover
 
 
+def copy(
+    source: Annotated[
+        str,
+        typer.Option(
+            "--from", help="The room's database now: a SQLite file path or a database URL."
+        ),
+    ],
+    target: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            help="The database to move to, e.g. postgresql://user:pass@host/name (migrated "
+            "first; it must hold no accounts yet).",
+        ),
+    ],
+) -> None:
+    """Copy a card room to another database: accounts, settings, sessions, records and
+    every table with its moves and chat. Stop the room before copying."""
+    import asyncio
+
+    from crazy_eights.extras import MissingExtra
+
+    from .dbcopy import CopyError
+    from .dbcopy import copy as copy_room
+    from .settings import ServerSettings
+
+    urls = [ServerSettings(database_url=url).sqlalchemy_url() for url in (source, target)]
+    try:
+        copied = asyncio.run(
+            copy_room(*urls, progress=lambda name, n: typer.echo(f"  {name}: {n} rows"))
+        )
+    except (CopyError, MissingExtra) as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"Copied {copied}.")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` to a Typer app (the lead wires this into ``crazy_eights.cli``)."""
+    """Add ``serve`` and ``db`` to a Typer app (``crazy_eights.cli`` does)."""
     app.command("serve")(serve)
+    database = typer.Typer(help="The card room's database.", no_args_is_help=True)
+    database.command("copy")(copy)
+    app.add_typer(database, name="db")
 
 
 def main() -> None:

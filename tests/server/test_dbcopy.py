@@ -1,0 +1,111 @@
+"""``crazy-eights db copy``: a room on its SQLite file moves to PostgreSQL with its
+accounts, passwords, settings, records, finished games and a game still being played."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from crazy_eights.server import ServerSettings, create_app
+
+from .conftest import as_, make_table, until
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def settings(url: str) -> ServerSettings:
+    return ServerSettings(
+        database_url=url, bot_delay=0.0, bot_workers=0, hash_time_cost=1, hash_memory_kib=8192
+    )
+
+
+def copy(source: str, target: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            *(sys.executable, "-m", "crazy_eights.server.commands", "db", "copy"),
+            *("--from", source, "--to", target),
+        ],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+
+
+def a_room(path: str) -> dict[str, Any]:
+    """A room with a registered account that finished a game and has one running."""
+    with TestClient(create_app(settings(path))) as client:
+        made = client.post("/api/auth/register", json={"name": "ann", "password": "s3cret-pass"})
+        assert made.status_code == 201, made.text
+        token = made.cookies["ce_session"]
+        client.cookies.clear()
+        client.put("/api/me/settings", json={"look": "felt"}, headers=as_(token))
+        rules = {"ruleset": "classic", "players": 2, "mode": "single"}
+        done = make_table(client, token, rules=rules, bots=[{"seat": 1, "level": "random"}])
+        with client.websocket_connect(f"/ws/tables/{done['id']}", headers=as_(token)) as ws:
+            state = until(ws, "welcome")["state"]
+            while not state["view"]["over"]:
+                if state["view"]["current"] == 0:
+                    move = state["legal"][0]
+                    move = move if isinstance(move, str) else move["text"]
+                    ws.send_json({"type": "move", "seq": state["version"], "move": move})
+                state = until(ws, "state")["state"]
+        running = make_table(client, token, rules=rules, bots=[{"seat": 1, "level": "random"}])
+        with client.websocket_connect(f"/ws/tables/{running['id']}", headers=as_(token)) as ws:
+            until(ws, "welcome")
+            ws.send_json({"type": "chat", "text": "see you on the other side"})
+            until(ws, "chat")
+        me = client.get("/api/me", headers=as_(token)).json()
+        records = client.get(f"/api/accounts/{me['id']}/records").json()
+        time.sleep(0.2)  # let the chat line reach the file
+    return {
+        "account": me,
+        "token": token,
+        "done": done["id"],
+        "running": running["id"],
+        "records": records,
+    }
+
+
+def test_a_sqlite_room_moves_to_postgresql_whole(tmp_path: Path, postgres_url: str) -> None:
+    source = str(tmp_path / "room.db")
+    room = a_room(source)
+    copied = copy(source, postgres_url)
+    assert copied.returncode == 0, copied.stderr
+    assert "Copied" in copied.stdout
+    with TestClient(create_app(settings(postgres_url))) as client:
+        me = client.get("/api/me", headers=as_(room["token"]))
+        assert me.status_code == 200 and me.json()["id"] == room["account"]["id"]  # still in
+        login = client.post("/api/auth/login", json={"name": "ann", "password": "s3cret-pass"})
+        assert login.status_code == 200
+        client.cookies.clear()
+        assert client.get("/api/me/settings", headers=as_(room["token"])).json()["look"] == "felt"
+        account = room["account"]["id"]
+        assert client.get(f"/api/accounts/{account}/records").json() == room["records"]
+        history = client.get(f"/api/accounts/{account}/history").json()
+        assert [h["table"] for h in history] == [room["done"]]
+        replay = client.get(f"/api/tables/{room['done']}/replay", headers=as_(room["token"]))
+        assert replay.status_code == 200 and len(replay.json()["moves"]) > 2
+        running = room["running"]
+        with client.websocket_connect(f"/ws/tables/{running}", headers=as_(room["token"])) as ws:
+            welcome = until(ws, "welcome")
+            assert welcome["you"]["seat"] == 0 and welcome["state"] is not None
+            assert welcome["chat"][-1]["text"] == "see you on the other side"
+        newcomer = client.post("/api/auth/guest")
+        assert newcomer.status_code == 201 and newcomer.json()["id"] > account  # ids go on
+
+
+def test_copying_into_a_room_that_has_accounts_is_refused(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = str(tmp_path / "room.db")
+    a_room(source)
+    assert copy(source, postgres_url).returncode == 0
+    again = copy(source, postgres_url)
+    assert again.returncode == 2
+    assert "already has accounts" in again.stderr
