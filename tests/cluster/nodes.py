@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from tests.conftest import run_async
 from tests.server.test_tables import cards_in
 from tests.services import free_port
 
@@ -227,7 +228,7 @@ def stored_moves(database: str, table: str) -> list[tuple[int, int | None]]:
             await conn.close()
         return [(r["n"], r["seat"]) for r in rows]
 
-    return asyncio.run(read())
+    return run_async(read())
 
 
 def lost_moves(database: str, players: list[Player]) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from ..conftest import run_async
 from .conftest import Cluster
 from .nodes import ROOT, Node, Player, api, guest, lost_moves
 
@@ -62,7 +63,7 @@ def play(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def owner_of(redis_url: str, table: str) -> str | None:
@@ -103,7 +104,7 @@ def test_nodes_starting_together_migrate_once_and_share_one_lobby(
         finally:
             await conn.close()
 
-    assert len(asyncio.run(versions())) == 1
+    assert len(run_async(versions())) == 1
     token = guest(nodes[0])
     body = {"rules": THREE_PLAYERS, "name": "shared"}
     table = api(nodes[0], token, "POST", "/api/tables", json=body).json()["id"]
@@ -126,7 +127,7 @@ def test_nodes_starting_together_migrate_once_and_share_one_lobby(
     for node in nodes:
         listed = httpx.get(f"{node.url}/api/tables").json()
         assert [t["id"] for t in listed] == [table]
-    seen = asyncio.run(lobby_hears_a_sit_through_another_node())
+    seen = run_async(lobby_hears_a_sit_through_another_node())
     assert sum(s["account"] is not None for s in seen["seats"]) == 2
 
 

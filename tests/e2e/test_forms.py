@@ -139,7 +139,8 @@ def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console
            catch (e) { return e.message; } }"""
     )
     assert taken == (
-        "The name needs at least 3 characters. The password needs at least 8 characters."
+        "The name must be 3 to 32 letters, digits, '_', '.' or '-'. "
+        "The password must be 8 to 200 characters."
     )
     assert console.errors == [] or all("401" in e or "422" in e for e in console.errors)
 

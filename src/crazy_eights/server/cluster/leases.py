@@ -2,9 +2,9 @@
 
 The owner's node id is the value of ``ce:owner:<table>``, set only if absent and kept
 alive by renewing its time to live; a node that stops renewing (killed, cut off) loses
-the table when the lease lapses. Each acquisition draws the next number of
-``ce:epoch:<table>``, the fencing token the database checks on every move
-(``SqlTableStore.fence``), so a node that lost its lease can never commit a move.
+the table when the lease lapses. The lease says who may take a table; the fencing token
+that the database checks on every move comes from the database itself
+(``SqlTableStore.claim``), so it only ever grows, even if Redis loses every key.
 Nodes announce they are alive under ``ce:alive:<node>``.
 """
 
@@ -49,12 +49,10 @@ class Leases:
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
 
-    async def acquire(self, table_id: str) -> int | None:
-        """The fencing token of a new lease on the table, or None if it has an owner."""
+    async def acquire(self, table_id: str) -> bool:
+        """Take the lease on a table nobody holds (False: somebody does)."""
         taken = await self.redis.set(owner_key(table_id), self.node, nx=True, px=self.ttl_ms)
-        if not taken:
-            return None
-        return int(await self.redis.incr(f"{PREFIX}epoch:{table_id}"))
+        return bool(taken)
 
     async def renew(self, table_ids: Sequence[str]) -> list[str]:
         """Renew every lease given; answer the tables whose lease is not ours any more."""

@@ -98,11 +98,10 @@ class ClusterTables(Tables):
             del self._claims[table_id]
 
     async def _claim(self, table_id: str) -> TableActor | None:
-        epoch = await self.leases.acquire(table_id)
-        if epoch is None:
+        if not await self.leases.acquire(table_id):
             return None
         try:
-            await self.store.fence(table_id, epoch)
+            epoch = await self.store.claim(table_id)
             actor = await self._restore(table_id)
         except Exception:
             self.store.forget(table_id)
@@ -118,10 +117,9 @@ class ClusterTables(Tables):
         return actor
 
     async def _adopt(self, record: TableRecord) -> TableActor:
-        epoch = await self.leases.acquire(record.id)
-        if epoch is None:  # a fresh random id: nobody can hold it
+        if not await self.leases.acquire(record.id):  # a fresh random id: nobody holds it
             raise ApiError(503, "busy", "could not take the new table; retry")
-        await self.store.fence(record.id, epoch)
+        await self.store.claim(record.id)
         await self.leases.add_live(record.id)
         return self._load(record)
 

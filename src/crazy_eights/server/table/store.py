@@ -83,9 +83,9 @@ class TableStore(Protocol):
     async def find_invite(self, code: str) -> str | None:
         """The id of the open or running table this invite code opens."""
 
-    async def fence(self, table_id: str, epoch: int) -> None:
-        """Own the table under ``epoch`` (a fencing token): from now on, moves written
-        under an older epoch are refused."""
+    async def claim(self, table_id: str) -> int:
+        """Own the table under a new epoch (a fencing token, one more than the last):
+        from now on, moves written under an older epoch are refused."""
 
     async def save_seat(self, table_id: str, seat: Seat) -> None: ...
 
@@ -112,17 +112,18 @@ class SqlTableStore:
         self.writer = writer
         self._epochs: dict[str, int] = {}  # tables owned under a fencing token
 
-    async def fence(self, table_id: str, epoch: int) -> None:
+    async def claim(self, table_id: str) -> int:
         async with self.engine.begin() as conn:
-            await conn.execute(
-                db.tables.update()
-                .where(
-                    db.tables.c.id == table_id,
-                    sa.or_(db.tables.c.epoch.is_(None), db.tables.c.epoch < epoch),
+            epoch = (
+                await conn.execute(
+                    db.tables.update()
+                    .where(db.tables.c.id == table_id)
+                    .values(epoch=sa.func.coalesce(db.tables.c.epoch, 0) + 1)
+                    .returning(db.tables.c.epoch)
                 )
-                .values(epoch=epoch)
-            )
-        self._epochs[table_id] = epoch
+            ).scalar_one()
+        self._epochs[table_id] = int(epoch)
+        return int(epoch)
 
     def forget(self, table_id: str) -> None:
         """Stop writing for a table this process no longer runs."""
