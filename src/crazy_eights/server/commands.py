@@ -30,11 +30,15 @@ def serve(
         list[str] | None,
         typer.Option(
             help="An extra Origin allowed to open sockets and post forms (repeatable); "
-            "the server's own host is always allowed."
+            "the server's own host is always allowed.",
+            envvar="CE_ALLOWED_ORIGINS",
         ),
     ] = None,
     secure_cookies: Annotated[
-        bool, typer.Option(help="Mark the session cookie Secure (behind HTTPS).")
+        bool,
+        typer.Option(
+            help="Mark the session cookie Secure (behind HTTPS).", envvar="CE_SECURE_COOKIES"
+        ),
     ] = False,
     forwarded_allow_ips: Annotated[
         str | None,
@@ -46,17 +50,27 @@ def serve(
         ),
     ] = None,
     grace: Annotated[
-        float, typer.Option(help="Seconds a dropped player keeps a seat before a game starts.")
+        float,
+        typer.Option(
+            help="Seconds a dropped player keeps a seat before a game starts.",
+            envvar="CE_GRACE_SECONDS",
+        ),
     ] = 120.0,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot pauses before each move, to feel human.")
+        float,
+        typer.Option(
+            help="Seconds a bot pauses before each move, to feel human.", envvar="CE_BOT_DELAY"
+        ),
     ] = 0.8,
     bot_workers: Annotated[
-        int, typer.Option(help="Processes for bot thinking (0: one thread).")
+        int,
+        typer.Option(help="Processes for bot thinking (0: one thread).", envvar="CE_BOT_WORKERS"),
     ] = 1,
     web_dir: Annotated[
         Path | None,
-        typer.Option(help="Folder of the browser client (default: the packaged one)."),
+        typer.Option(
+            help="Folder of the browser client (default: the packaged one).", envvar="CE_WEB_DIR"
+        ),
     ] = None,
     redis: Annotated[
         str | None,
@@ -69,8 +83,19 @@ def serve(
     ] = None,
     node: Annotated[
         str | None,
-        typer.Option(help="This node's name in a cluster (default: host, pid and a tag)."),
+        typer.Option(
+            help="This node's name in a cluster (default: host, pid and a tag).",
+            envvar="CE_NODE",
+        ),
     ] = None,
+    lease_ttl: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a cluster node's tables wait after it dies before another node "
+            "takes them over (its leases' time to live).",
+            envvar="CE_LEASE_TTL",
+        ),
+    ] = 5.0,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
     ws_deflate: Annotated[
         bool,
@@ -103,6 +128,7 @@ def serve(
             web_dir=web_dir,
             redis_url=redis,
             node=node,
+            lease_ttl=lease_ttl,
         )
     except ValidationError as exc:
         for error in exc.errors():
