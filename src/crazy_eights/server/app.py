@@ -44,7 +44,14 @@ class Room:
         self.store = SqlTableStore(self.engine, self.writer)
         self.sockets = LocalSockets()
         self.fanout = LocalFanout(self.sockets)
-        self.bots = BotPool(settings.bot_workers)
+        self.bots = BotPool(
+            settings.bot_workers,
+            {
+                "move": settings.bot_queue_move,
+                "hint": settings.bot_queue_hint,
+                "background": settings.bot_queue_background,
+            },
+        )
         self.lobby = lobby.Lobby(self, lobby.MemoryBus())
         self.table_deps = TableDeps(
             store=self.store,

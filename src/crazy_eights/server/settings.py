@@ -37,6 +37,18 @@ class ServerSettings(BaseSettings):
     bot_workers: int = Field(
         default=1, description="processes for bot thinking (0: a thread, for tests)"
     )
+    bot_queue_move: int = Field(
+        default=10_000, ge=1, description="bot moves that may wait for a worker"
+    )
+    bot_queue_hint: int = Field(
+        default=32,
+        ge=1,
+        description="hint searches that may wait for a worker; beyond that a hint is "
+        "answered with the error 'busy'",
+    )
+    bot_queue_background: int = Field(
+        default=64, ge=1, description="background analyses that may wait for a worker"
+    )
     login_attempts: int = Field(
         default=5, description="failed logins per name or address before throttling"
     )

@@ -46,6 +46,7 @@ from .ops import (
     Describe,
     GraceOver,
     HintReady,
+    HintRefused,
     Join,
     Joined,
     Leave,
@@ -112,7 +113,7 @@ class TableActor:
             delay=deps.bot_delay,
             submit=self.submit,
         )
-        self.hints = HintDesk(deps.thinker, submit=self.submit)
+        self.hints = HintDesk(deps.thinker, submit=self.submit, table_id=self.id)
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -221,6 +222,8 @@ class TableActor:
                 return await self._on_bot_move(op)
             case HintReady():
                 return self._on_hint_ready(op)
+            case HintRefused():
+                return self._on_hint_refused(op)
         raise AssertionError(f"unhandled operation {op!r}")
 
     # -- facts -----------------------------------------------------------------------------
@@ -614,6 +617,11 @@ class TableActor:
                 table=self.id, clock=messages.clock(self), version=op.version, move=op.move
             )
             self._send(member, message)
+
+    def _on_hint_refused(self, op: HintRefused) -> None:
+        member = self._member(op.member_id)
+        if member is not None:
+            self._error(member, "busy", op.reason)
 
     # -- chat and last card ----------------------------------------------------------------
 

@@ -147,6 +147,14 @@ class HintReady:
     move: str
 
 
+@dataclass(frozen=True)
+class HintRefused:
+    """The bots had no room for the hint search (the pool's hint queue is full)."""
+
+    member_id: str
+    reason: str
+
+
 Op = (
     Join
     | Part
@@ -165,6 +173,7 @@ Op = (
     | GraceOver
     | BotMove
     | HintReady
+    | HintRefused
 )
 
 

@@ -1,0 +1,26 @@
+"""A card room in this process per test (Starlette's test client, a temporary SQLite
+file), for the adversarial tests that need no real network."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from crazy_eights.server import create_app
+from tests.server.conftest import as_, fast_settings, guest, make_table, until
+
+__all__ = ["as_", "guest", "make_table", "room", "room_of", "until"]
+
+
+@contextlib.contextmanager
+def room(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(fast_settings(tmp_path, **settings))) as client:
+        yield client
+
+
+def room_of(client: TestClient) -> Any:
+    return client.app.state.room  # type: ignore[attr-defined]
