@@ -62,6 +62,7 @@ class Room:
             idle=lambda actor: self.tables.unload(actor),
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
+            max_spectators=settings.max_spectators,
         )
         self.tables = Tables(lambda: self.table_deps)
         self.dummy_hash = ""

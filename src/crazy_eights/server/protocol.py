@@ -189,6 +189,14 @@ class TableOut(_Server):
     info: TableInfo
 
 
+class PresenceOut(_Server):
+    """Who came and went: the seats whose presence changed, and how many watch."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatInfo]
+    spectators: int
+
+
 class CalledOut(_Server):
     type: Literal["called"] = "called"
     seat: int
@@ -213,7 +221,9 @@ class PongOut(_Server):
     t: float | None = None
 
 
-ServerMessage = Welcome | StateOut | TableOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+ServerMessage = (
+    Welcome | StateOut | TableOut | PresenceOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+)
 
 
 # -- lobby socket ----------------------------------------------------------------------

@@ -49,6 +49,9 @@ class ServerSettings(BaseSettings):
     bot_queue_background: int = Field(
         default=64, ge=1, description="background analyses that may wait for a worker"
     )
+    max_spectators: int = Field(
+        default=200, ge=0, description="watchers a table lets in (its players always get in)"
+    )
     login_attempts: int = Field(
         default=5, description="failed logins per name or address before throttling"
     )

@@ -64,7 +64,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
     try:
         joined: Joined = await table.request(Join(member, code))
         if not joined.ok:
-            await conn.finish(joined.close_code)
+            await conn.finish(joined.close_code, joined.reason)
             return
         try:
             await _serve(ws, conn, member, table, table_id)

@@ -133,6 +133,11 @@ class GraceOver:
 
 
 @dataclass(frozen=True)
+class PresenceDue:
+    """Time to tell the members who came and went (see ``presence``)."""
+
+
+@dataclass(frozen=True)
 class BotMove:
     version: int
     seat: int
@@ -171,6 +176,7 @@ Op = (
     | Describe
     | Timeout
     | GraceOver
+    | PresenceDue
     | BotMove
     | HintReady
     | HintRefused
