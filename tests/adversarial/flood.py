@@ -96,6 +96,7 @@ async def hint_flood(
 async def first_bot_move(server: Server, guest: Guest, timeout: float = 120.0) -> float:
     """Seconds from a bot's turn starting to its move, at a new two-seat table against a
     heuristic bot (the bot's pause included)."""
+    created = time.monotonic()  # a bot dealt the first turn starts thinking at once
     response = guest.http.post(
         "/api/tables",
         json={
@@ -107,11 +108,11 @@ async def first_bot_move(server: Server, guest: Guest, timeout: float = 120.0) -
     table_id = response.json()["id"]
     url = f"{server.ws}/ws/tables/{table_id}"
     async with connect(url, additional_headers={"cookie": guest.cookie}) as ws:
-        return await asyncio.wait_for(_time_bot(ws), timeout)
+        return await asyncio.wait_for(_time_bot(ws, created), timeout)
 
 
-async def _time_bot(ws: ClientConnection) -> float:
-    started: float | None = None
+async def _time_bot(ws: ClientConnection, created: float) -> float:
+    started: float | None = created
     async for raw in ws:
         message = json.loads(raw)
         state = message.get("state") if message["type"] in ("welcome", "state") else None

@@ -6,10 +6,10 @@ message becomes a ``ProtocolError`` with a code, never an exception that reaches
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Annotated, Any, Literal
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE = 4096
@@ -27,7 +27,9 @@ class ProtocolError(Exception):
 
 
 class _Client(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: ``"seq": "0"`` or ``"seq": true`` is refused, not converted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class MoveIn(_Client):
@@ -69,17 +71,21 @@ _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
-    """One client message from socket text, or ``ProtocolError`` saying what is wrong."""
-    if len(text) > MAX_MESSAGE:
+    """One client message from socket text, or ``ProtocolError`` saying what is wrong.
+
+    The size limit counts UTF-8 bytes. The JSON reader refuses what no client sends:
+    nesting deeper than 200, lone surrogates, NaN and infinities.
+    """
+    if too_large(text):
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        data = pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError:
         raise ProtocolError("bad_json", "a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
     try:
-        return _client_adapter.validate_python(data)
+        return _client_adapter.validate_python(data, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "union_tag_invalid":
@@ -88,6 +94,19 @@ def parse_client(text: str | bytes) -> ClientMessage:
             raise ProtocolError("bad_message", "a message needs a 'type'") from None
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+def too_large(text: str | bytes) -> bool:
+    """Whether a frame is over ``MAX_MESSAGE`` bytes of UTF-8 (not characters).
+
+    >>> too_large("€" * 1400), too_large("e" * 1400)
+    (True, False)
+    """
+    if isinstance(text, bytes):
+        return len(text) > MAX_MESSAGE
+    if len(text) * 4 <= MAX_MESSAGE:  # small enough whatever its characters
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE
 
 
 _CALL_PHRASES = re.compile(

@@ -52,6 +52,12 @@ class ServerSettings(BaseSettings):
     max_spectators: int = Field(
         default=200, ge=0, description="watchers a table lets in (its players always get in)"
     )
+    tables_per_account: int = Field(
+        default=4,
+        ge=1,
+        description="open or running tables one account may hold a seat at (creating, "
+        "sitting and quick play are refused beyond it)",
+    )
     login_attempts: int = Field(
         default=5, description="failed logins per name or address before throttling"
     )

@@ -127,6 +127,10 @@ class TableActor:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._serve(), name=f"table-{self.id}")
+        if self.status == "open":  # a seat nobody connects to is freed after the grace
+            for seat in self.seats:
+                if seat.human:
+                    self.grace.start(seat.seat)
 
     async def resume(self, moves: list[tuple[int | None, str]]) -> None:
         """Rebuild the game from its stored moves and pick up where it stopped."""
@@ -432,6 +436,8 @@ class TableActor:
         seat.account_id, seat.name, seat.avatar = player.id, player.name, player.avatar
         await self.deps.store.save_seat(self.id, seat)
         self.members.reseat(self.seats)
+        if not self.members.at(seat.seat):
+            self.grace.start(seat.seat)
         if self.seats.full:
             await self._start()
         else:
@@ -450,6 +456,7 @@ class TableActor:
             return
         seat = self.seats[seat_no]
         if self.status == "open":
+            self.grace.cancel(seat_no)
             seat.clear()
             await self.deps.store.save_seat(self.id, seat)
             if not self.seats.any_human:
@@ -460,6 +467,8 @@ class TableActor:
             self._let_bots_play()
         self.members.reseat(self.seats)
         self._info_changed()
+        if self.status == "abandoned" and not self.members:
+            self.deps.idle(self)
 
     async def _set_status(self, status: Status, **times: float) -> None:
         self.status = status
@@ -468,6 +477,8 @@ class TableActor:
     async def _start_by(self, account_id: int) -> TableInfo:
         if account_id != self.creator:
             raise ApiError(403, "not_creator", "only the table's creator can start it")
+        if self.seat_of(account_id) is None:
+            raise ApiError(403, "not_seated", "you left this table: sit down again to start it")
         if self.status != "open":
             raise ApiError(409, "not_open", "the game has already started")
         await self._start()
@@ -680,6 +691,8 @@ class TableActor:
         member = self._member(op.member_id)
         if member is None:
             return
+        if member.account_id is None:
+            return self._error(member, "sign_in_to_chat", "sign in or play as a guest to chat")
         text = " ".join(op.text.split())[:MAX_CHAT]
         if not text:
             return self._error(member, "bad_message", "empty chat message")
