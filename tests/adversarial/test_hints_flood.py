@@ -76,7 +76,9 @@ _started: list[str] = []
 _busy = {"now": 0, "most": 0}
 
 
-def _slow_work(level: str, seed: int, view: dict[str, Any], legal: list[str]) -> str:
+def _slow_work(
+    level: str, seed: int, view: dict[str, Any], legal: list[str], time_ms: float | None
+) -> str:
     _busy["now"] += 1
     _busy["most"] = max(_busy["most"], _busy["now"])
     _started.append(view.get("job", "bot"))

@@ -82,3 +82,20 @@ def test_presence_tells_the_table_who_came_and_went(tmp_path: Path) -> None:
                     until(watcher, "welcome")
                     assert until(ws0, "presence")["spectators"] == 1
             assert seat_news(ws0, 1)["connected"] is False
+
+
+def test_opening_sockets_in_a_loop_is_throttled_per_address(tmp_path: Path) -> None:
+    with room(tmp_path, socket_opens=1.0) as client:
+        _, creator = guest(client)
+        table = make_table(client, creator, rules={"ruleset": "classic", "players": 3})
+        codes = []
+        for _ in range(8):
+            with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+                try:
+                    codes.append(ws.receive_json()["type"])
+                except WebSocketDisconnect as closed:
+                    codes.append(f"{closed.code} {closed.reason}")
+        assert codes[:4] == ["welcome"] * 4
+        assert codes[-1] == "4029 too many connections: wait a moment"
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(creator)) as ws:
+            assert until(ws, "welcome")["you"]["seat"] == 0  # a signed-in player has its own

@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 from . import auth, db, lobby, sockets, stats
 from .botpool import BotPool
 from .errors import ApiError
+from .ratelimit import KeyedBuckets
 from .security import OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableDeps
@@ -65,6 +66,7 @@ class Room:
             max_spectators=settings.max_spectators,
         )
         self.tables = Tables(lambda: self.table_deps)
+        self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.dummy_hash = ""
 
     @property

@@ -42,12 +42,17 @@ __all__ = ["BOT_LEVELS", "HINT_LEVEL", "PRIORITIES", "BotPool", "PoolBusy", "Pri
 log = logging.getLogger(__name__)
 
 HINT_LEVEL = "ismcts"
+HINT_MS = 250.0
+"""A hint search's budget (wall clock): a bot move waits at most this long behind one."""
 WATCH_EVERY = 0.25  # seconds between a worker's looks at its parent
 
 
-def think(level: str, seed: int, view: dict[str, Any], legal: list[str]) -> str:
-    """Choose a move; runs in a worker process. Returns move text."""
-    bot = make_bot(level, seed=seed)
+def think(
+    level: str, seed: int, view: dict[str, Any], legal: list[str], time_ms: float | None = None
+) -> str:
+    """Choose a move; runs in a worker process. Returns move text. ``time_ms`` bounds a
+    search bot's thinking by the clock instead of its iterations."""
+    bot = make_bot(level, seed=seed, **({} if time_ms is None else {"time_ms": time_ms}))
     return str(bot.choose(view, [Move.parse(m) for m in legal]))
 
 
@@ -68,7 +73,7 @@ class PoolBusy(Exception):
 
 @dataclass(eq=False)
 class _Job:
-    args: tuple[str, int, dict[str, Any], list[str]]
+    args: tuple[str, int, dict[str, Any], list[str], float | None]
     future: asyncio.Future[str]
 
 
@@ -84,7 +89,7 @@ class BotPool:
         self,
         workers: int,
         limits: Mapping[Priority, int] | None = None,
-        work: Callable[[str, int, dict[str, Any], list[str]], str] = think,
+        work: Callable[[str, int, dict[str, Any], list[str], float | None], str] = think,
     ) -> None:
         self.work = work
         self._workers = workers
@@ -128,8 +133,10 @@ class BotPool:
         priority: Priority = "move",
     ) -> str:
         """The bot's move, once a worker is free for it; ``PoolBusy`` when the class's
-        queue is full."""
-        job = _Job((level, seed, view, legal), asyncio.get_running_loop().create_future())
+        queue is full. Searches for hints and background work think for ``HINT_MS`` by
+        the clock, so that a turn never waits long behind one."""
+        budget = HINT_MS if priority != "move" and level == HINT_LEVEL else None
+        job = _Job((level, seed, view, legal, budget), asyncio.get_running_loop().create_future())
         try:
             self._queue.push(priority, table, job)
         except QueueFull as exc:

@@ -25,6 +25,7 @@ from .errors import ApiError
 from .protocol import LobbyRemoved, LobbyTable, LobbyTables, SeatInfo, TableInfo, too_large
 from .ratelimit import Guard, Verdict
 from .security import origin_allowed
+from .sockets import opener
 from .table import ops
 from .table.actor import TableActor
 from .table.seats import bot_names
@@ -355,6 +356,9 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(4003)
         return
     await ws.accept()
+    if not room.socket_opens.take(opener(ws, None)):
+        await ws.close(4029, "too many connections: wait a moment")
+        return
     updates = room.lobby.bus.subscribe(LOBBY)
 
     async def forward() -> None:

@@ -91,3 +91,37 @@ class Guard:
     def bad(self) -> bool:
         """Count a malformed message; True when the socket should be closed."""
         return self._bad.add()
+
+
+class KeyedBuckets:
+    """A token bucket per key (an account, an address), for how often each may do
+    something (open a socket); buckets that have refilled are forgotten now and then."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        max_keys: int = 10_000,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate, self.burst, self._now = rate, burst, now
+        self._max_keys = max_keys
+        self._buckets: dict[str, Bucket] = {}
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self._max_keys:
+                self._forget_full()
+            bucket = self._buckets[key] = Bucket(self.rate, self.burst, self._now)
+        return bucket.take()
+
+    def _forget_full(self) -> None:
+        now = self._now()
+        for key, bucket in list(self._buckets.items()):
+            if bucket.tokens + (now - bucket.at) * bucket.rate >= bucket.burst:
+                del self._buckets[key]

@@ -58,6 +58,12 @@ class ServerSettings(BaseSettings):
         description="open or running tables one account may hold a seat at (creating, "
         "sitting and quick play are refused beyond it)",
     )
+    socket_opens: float = Field(
+        default=5.0,
+        gt=0,
+        description="sockets an account (or, signed out, an address) may open a second, "
+        "with bursts of four times as many; beyond that a socket is closed with 4029",
+    )
     login_attempts: int = Field(
         default=5, description="failed logins per name or address before throttling"
     )

@@ -32,6 +32,10 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         await ws.close(4003, "origin not allowed")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
+    if not room.socket_opens.take(opener(ws, account.id if account else None)):
+        await ws.accept()
+        await ws.close(4029, "too many connections: wait a moment")
+        return
     table = await room.tables.handle(table_id)
     await ws.accept()
     if table is None:
@@ -61,6 +65,13 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
                 table.submit(Part(member.id))
     finally:
         room.sockets.remove(member.id)
+
+
+def opener(ws: WebSocket, account_id: int | None) -> str:
+    """Who opens a socket, for the limit on how often: the account, or the address."""
+    if account_id is not None:
+        return f"account:{account_id}"
+    return f"address:{ws.client.host if ws.client else '?'}"
 
 
 async def _serve(
