@@ -144,7 +144,7 @@ def test_any_frame_is_answered_or_closed_with_a_code_and_the_table_plays_on(
 ) -> None:
     monkeypatch.setattr(sockets, "RATE", 10_000.0)  # fuzz the parser, not the rate limit
     monkeypatch.setattr(sockets, "BURST", 10_000.0)
-    with room(tmp_path) as client:
+    with room(tmp_path, socket_opens=1000.0) as client:
         _, token = guest(client)
         table = make_table(client, token, hints=True, bots=[{"seat": 1, "level": "random"}])
         url = f"/ws/tables/{table['id']}"

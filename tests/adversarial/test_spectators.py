@@ -16,7 +16,7 @@ from .inprocess import as_, guest, make_table, room, room_of, until
 def test_a_watcher_arriving_costs_the_same_at_any_audience(tmp_path: Path) -> None:
     """Messages sent while 60 watchers arrive and leave one by one grow with the audience
     (not its square): each arrival gets its welcome, the others a shared update at most."""
-    with room(tmp_path) as client:
+    with room(tmp_path, socket_opens=1000.0) as client:
         _, creator = guest(client)
         table = make_table(
             client,
