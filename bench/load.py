@@ -15,7 +15,6 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -32,19 +31,9 @@ except ImportError:  # orjson only makes the client cheaper
     from json import loads
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+from tests.adversarial.loopback import cpu_seconds, free_port  # noqa: E402
 
 
 def memory_kib(pid: int) -> dict[str, int]:

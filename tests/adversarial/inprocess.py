@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from crazy_eights.server import create_app
 from tests.server.conftest import as_, fast_settings, guest, make_table, until
 
-__all__ = ["as_", "guest", "make_table", "room", "room_of", "until"]
+__all__ = ["as_", "guest", "make_table", "open_table_of_two", "room", "room_of", "until"]
 
 
 @contextlib.contextmanager
@@ -24,3 +24,13 @@ def room(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
 
 def room_of(client: TestClient) -> Any:
     return client.app.state.room  # type: ignore[attr-defined]
+
+
+def open_table_of_two(client: TestClient) -> tuple[str, str, str]:
+    """An open three-seat table with its creator and one more guest seated: (table id,
+    creator's token, other's token)."""
+    _, creator = guest(client)
+    _, other = guest(client)
+    table = make_table(client, creator, rules={"ruleset": "classic", "players": 3})
+    client.post(f"/api/tables/{table['id']}/sit", json={}, headers=as_(other))
+    return table["id"], creator, other

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server import sockets
 
-from .inprocess import as_, guest, make_table, room, until
+from .inprocess import as_, guest, make_table, open_table_of_two, room, until
 
 
 def closed_code(ws: Any, limit: int = 2000) -> int | None:
@@ -117,14 +117,11 @@ def test_one_account_cannot_open_tables_or_quick_plays_without_end(tmp_path: Pat
 
 def test_a_creator_who_left_cannot_start_the_table(tmp_path: Path) -> None:
     with room(tmp_path) as client:
-        _, creator = guest(client)
-        _, other = guest(client)
-        table = make_table(client, creator, rules={"ruleset": "classic", "players": 3})
-        client.post(f"/api/tables/{table['id']}/sit", json={}, headers=as_(other))
-        client.post(f"/api/tables/{table['id']}/leave", headers=as_(creator))
-        response = client.post(f"/api/tables/{table['id']}/start", headers=as_(creator))
+        table_id, creator, _ = open_table_of_two(client)
+        client.post(f"/api/tables/{table_id}/leave", headers=as_(creator))
+        response = client.post(f"/api/tables/{table_id}/start", headers=as_(creator))
         assert response.status_code == 403 and response.json()["error"] == "not_seated"
-        assert client.get(f"/api/tables/{table['id']}").json()["status"] == "open"
+        assert client.get(f"/api/tables/{table_id}").json()["status"] == "open"
 
 
 def test_the_size_limit_counts_bytes(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
-from .inprocess import as_, guest, make_table, room, room_of, until
+from .inprocess import as_, guest, make_table, open_table_of_two, room, room_of, until
 
 
 def test_a_watcher_arriving_costs_the_same_at_any_audience(tmp_path: Path) -> None:
@@ -68,11 +68,8 @@ def seat_news(ws: Any, seat: int) -> dict[str, Any]:
 
 def test_presence_tells_the_table_who_came_and_went(tmp_path: Path) -> None:
     with room(tmp_path) as client:
-        _, creator = guest(client)
-        _, other = guest(client)
-        table = make_table(client, creator, rules={"ruleset": "classic", "players": 3})
-        client.post(f"/api/tables/{table['id']}/sit", json={}, headers=as_(other))
-        url = f"/ws/tables/{table['id']}"
+        table_id, creator, other = open_table_of_two(client)
+        url = f"/ws/tables/{table_id}"
         with client.websocket_connect(url, headers=as_(creator)) as ws0:
             assert until(ws0, "welcome")["info"]["seats"][1]["connected"] is False
             with client.websocket_connect(url, headers=as_(other)) as ws1:
