@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
-from crazy_eights.server.botpool import BotPool, Priority
+from crazy_eights.server.botpool import BotPool, PoolBusy, Priority
+from crazy_eights.server.table.bots import BUSY, HintDesk
+from crazy_eights.server.table.ops import HintReady, HintRefused
 
 from .flood import first_bot_move, hint_flood
 from .inprocess import as_, guest, make_table, room, room_of, until
@@ -168,3 +170,41 @@ def test_a_full_hint_queue_refuses_at_once_and_the_browser_is_told(tmp_path: Pat
                 answers.append(message)
         refused = [m for m in answers if m["type"] == "error"]
         assert refused and refused[0]["code"] == "busy" and "busy" in refused[0]["reason"]
+
+
+def test_the_hint_desk_keeps_one_search_per_seat_and_answers_every_asker() -> None:
+    """Asked again while its search runs, a seat's desk starts no second search: the
+    askers of that position share its answer, a newer position waits for it, and a
+    refusal reaches every asker."""
+
+    class Thinker:
+        def __init__(self) -> None:
+            self.searches: list[int] = []
+            self.busy = False
+
+        async def choose(self, *, seed: int, **_: Any) -> str:
+            self.searches.append(seed)
+            if self.busy:
+                raise PoolBusy("at most 1 hint jobs may wait")
+            await asyncio.sleep(0.02)
+            return f"move-{seed}"
+
+    async def main() -> tuple[list[Any], list[int]]:
+        got: list[Any] = []
+        thinker = Thinker()
+        desk = HintDesk(thinker, submit=got.append, table_id="t")
+        for member in ("a", "b", "a"):
+            desk.ask(member_id=member, version=3, seat=0, view={}, legal=["draw"])
+        desk.ask(member_id="a", version=5, seat=0, view={}, legal=["draw"])
+        await asyncio.sleep(0.1)
+        thinker.busy = True
+        desk.ask(member_id="c", version=7, seat=0, view={}, legal=["draw"])
+        await asyncio.sleep(0.05)
+        return got, thinker.searches
+
+    got, searches = asyncio.run(main())
+    assert searches == [3, 5, 7]
+    assert sorted(map(repr, got[:2])) == sorted(
+        map(repr, [HintReady("a", 3, "move-3"), HintReady("b", 3, "move-3")])
+    )
+    assert got[2:] == [HintReady("a", 5, "move-5"), HintRefused("c", BUSY)]
