@@ -95,6 +95,9 @@ class Server:
         return self.process.pid
 
     def stop(self, sig: int = signal.SIGKILL, wait: float = 30.0) -> None:
+        """Stop the server, and whatever it started (an older build's bot workers may
+        outlive it)."""
+        descendants = children(self.pid) if self.process.poll() is None else []
         if self.process.poll() is None:
             self.process.send_signal(sig)
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -102,6 +105,11 @@ class Server:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        time.sleep(0.5 if descendants else 0)  # ours exit by themselves within 0.25 s
+        for pid in descendants:
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def start_server(
