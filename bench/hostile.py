@@ -127,7 +127,7 @@ def spectators(args: argparse.Namespace, builds: dict[str, Path], folder: Path) 
     for name, src in builds.items():
         cells = []
         for audience in audiences:
-            env = {"CE_MAX_SPECTATORS": "10000"}
+            env = {"CE_MAX_SPECTATORS": "10000", "CE_SOCKET_OPENS": "10000"}
             db = folder / f"{name}-watch-{audience}.db"
             with running(db, src=src, bot_workers=0, env=env) as server:
                 cost = asyncio.run(_spectators(server, audience, args.connects))
