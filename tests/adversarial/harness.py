@@ -47,6 +47,7 @@ class Experience:
             "broadcast_max_ms": 1000 * max(self.broadcasts, default=0.0),
             "bot_moves": len(self.bot_lateness),
             "bot_late_p95_s": pct(self.bot_lateness, 0.95),
+            "bot_late_p99_s": pct(self.bot_lateness, 0.99),
             "bot_late_max_s": max(self.bot_lateness, default=0.0),
             "errors": dict(self.errors),
             "rss_mib": [round(k / 1024) for k in self.rss_kib],
