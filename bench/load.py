@@ -39,6 +39,7 @@ except ImportError:  # orjson only makes the client cheaper
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.adversarial.loopback import cpu_seconds, rss_kib  # noqa: E402
 from tests.cluster.nodes import Node  # noqa: E402
 from tests.services import Postgres, Redis  # noqa: E402
 
@@ -48,21 +49,6 @@ LOAD_ENV = {
     "CE_SOCKET_OPENS": "1000000",
     "CE_LOGIN_ADDRESS_ATTEMPTS": "1000000",
 }
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS"):
-                return int(line.split(":")[1].split()[0])
-    return 0
 
 
 class Stats:

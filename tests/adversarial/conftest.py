@@ -8,7 +8,7 @@ which runs on SQLite and on a fresh PostgreSQL database (``tests/server/conftest
 from __future__ import annotations
 
 import asyncio
-import subprocess
+import signal
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ import pytest
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 from starlette.testclient import TestClient  # noqa: E402
 
-from crazy_eights.server import ServerSettings, create_app  # noqa: E402
+from crazy_eights.server import create_app  # noqa: E402
 
 from ..server.conftest import (  # noqa: E402, F401 (fixtures: each database test runs on both)
     SettingsFactory,
@@ -29,23 +29,10 @@ from ..server.conftest import (  # noqa: E402, F401 (fixtures: each database tes
     fast_settings,
     postgres_template,
 )
-from ..server.test_persistence import _free_port, _serve  # noqa: E402
+from .inprocess import sqlite_settings  # noqa: E402
+from .loopback import Server, start_server  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def sqlite_settings(folder: Path, **overrides: Any) -> ServerSettings:
-    """Settings for a quick card room on a SQLite file in ``folder``."""
-    values: dict[str, Any] = {
-        "database_url": str(folder / "room.db"),
-        "bot_delay": 0.0,
-        "bot_workers": 0,
-        "hash_time_cost": 1,
-        "hash_memory_kib": 8192,
-        "grace_seconds": 60.0,
-    }
-    values.update(overrides)
-    return ServerSettings(**values)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -109,24 +96,16 @@ def statuses(responses: Sequence[httpx.Response]) -> list[int]:
 
 
 @pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def server(tmp_path: Path) -> Iterator[Any]:
     """``server(env=...)`` starts a real ``serve`` on a free loopback port (``CE_*``
     variables set as given) and returns its URL; all are stopped afterwards."""
-    started: list[subprocess.Popen[bytes]] = []
+    started: list[Server] = []
 
     def start(env: dict[str, str] | None = None) -> str:
-        with monkeypatch.context() as patch:
-            for name, value in (env or {}).items():
-                patch.setenv(name, value)
-            port = _free_port()
-            started.append(_serve(tmp_path / f"server{len(started)}.db", port))
-        return f"http://127.0.0.1:{port}"
+        db = tmp_path / f"server{len(started)}.db"
+        started.append(start_server(db, env=env, bot_workers=0, bot_delay=0.0))
+        return started[-1].url
 
     yield start
-    for process in started:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    for running in started:
+        running.stop(signal.SIGTERM, wait=10)

@@ -39,6 +39,15 @@ def make_client(fast_settings: SettingsFactory) -> Iterator[Any]:
         test_client.__exit__(None, None, None)
 
 
+def seat_news(ws: Any, seat: int) -> dict[str, Any]:
+    """The next ``presence`` message that tells of ``seat``: that seat's info."""
+    for _ in range(100):
+        for info in until(ws, "presence")["seats"]:
+            if info["seat"] == seat:
+                return dict(info)
+    raise AssertionError(f"no news of seat {seat}")
+
+
 def wait_for(check: Any, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -138,14 +147,14 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
             assert until(ws1, "welcome")["you"]["seat"] == 1
         # Seat 1 dropped: still its own during the grace, then a stand-in bot plays it.
         assert actor.seats[1].standin is False
-        info = until(ws0, "table")["info"]
-        assert info["seats"][1]["connected"] is False and info["seats"][1]["standin"] is False
+        news = seat_news(ws0, 1)
+        assert news["connected"] is False and news["standin"] is False
         wait_for(lambda: actor.seats[1].standin, 5)
         for _ in range(20):  # the other seats hear of it
-            if until(ws0, "table")["info"]["seats"][1]["standin"]:
+            if seat_news(ws0, 1)["standin"]:
                 break
         else:
-            raise AssertionError("no table message shows the stand-in")
+            raise AssertionError("no presence message shows the stand-in")
         dropped_at = actor.version
         for _ in range(200):  # play seat 0 until the bot has played a turn for seat 1
             if 1 in actor.movers[dropped_at:] or actor.game.is_over:

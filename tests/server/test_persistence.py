@@ -4,13 +4,9 @@ restart rebuilds every unfinished table by replay, finished games count in recor
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import socket
-import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,10 +18,9 @@ from starlette.testclient import TestClient
 from crazy_eights.server import create_app, db, stats
 from crazy_eights.server.app import Room
 
+from ..adversarial.loopback import free_port, start_server
 from ..conftest import run_async
 from .conftest import SettingsFactory, as_, guest, make_table, until
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_restart_rebuilds_unfinished_tables(fast_settings: SettingsFactory) -> None:
@@ -82,46 +77,10 @@ def test_finished_games_make_records_and_leaving_is_a_loss(client: TestClient) -
     assert all(isinstance(h, list) for h in replay["steps"][0]["hands"])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), CE_HASH_MEMORY_KIB="8192")
-    command = [
-        sys.executable,
-        "-m",
-        "crazy_eights.server.commands",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        db,
-        "--bot-delay",
-        "0",
-        "--bot-workers",
-        "0",
-        "--log-level",
-        "warning",
-    ]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise AssertionError("the server did not start")
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="kill -9 is POSIX")
 def test_kill_9_and_restart_lose_nothing(database_url: str) -> None:
-    db, port = database_url, _free_port()
-    server = _serve(db, port)
+    db, port = database_url, free_port()
+    server = start_server(db, port=port, bot_workers=0, bot_delay=0.0)
     try:
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}")
         http.post("/api/auth/guest")
@@ -153,9 +112,8 @@ def test_kill_9_and_restart_lose_nothing(database_url: str) -> None:
                     break
             version, hand = state["version"], state["view"]["hand"]
     finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
-    server = _serve(db, port)
+        server.stop(signal.SIGKILL)
+    server = start_server(db, port=port, bot_workers=0, bot_delay=0.0)
     try:
         with wsclient.connect(url, additional_headers={"cookie": cookie}) as ws:
             welcome = json.loads(ws.recv(timeout=10))
@@ -164,8 +122,7 @@ def test_kill_9_and_restart_lose_nothing(database_url: str) -> None:
             if welcome["state"]["version"] == version:
                 assert welcome["state"]["view"]["hand"] == hand
     finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        server.stop(signal.SIGKILL)
 
 
 def test_games_finishing_together_all_count_in_a_shared_record(

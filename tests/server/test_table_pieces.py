@@ -121,7 +121,9 @@ class FakeThinker:
     fail: bool = False
     asked: list[dict[str, Any]] = field(default_factory=list)
 
-    async def choose(self, *, level: str, seed: int, view: dict[str, Any], legal: list[str]) -> str:
+    async def choose(
+        self, *, level: str, seed: int, view: dict[str, Any], legal: list[str], **_: Any
+    ) -> str:
         self.asked.append({"level": level, "seed": seed})
         await asyncio.sleep(self.delay)
         if self.fail:

@@ -4,6 +4,7 @@ foreign origins, racing moves), last card by chat, timers, stand-in bots, reconn
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -14,6 +15,7 @@ from pydantic import TypeAdapter
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.server import sockets as socket_module
 from crazy_eights.server.protocol import ServerMessage
 from crazy_eights.server.table.ops import Timeout
 
@@ -57,10 +59,14 @@ def two_humans_and_a_bot(client: TestClient, **extra: Any) -> tuple[str, str, st
     return table["id"], creator, other, table["name"]
 
 
-def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) -> None:
-    """RULES G5 at the socket: every message to every seat and spectator is checked."""
-    checked = {"messages": 0}
-    leaks: list[str] = []
+def audit_every_message(client: TestClient, leaks: list[str], checked: dict[str, int]) -> None:
+    """Check every message the room sends: a well-formed server message, and no card its
+    seat (or a spectator) may not see; problems go to ``leaks``.
+
+    What a seat may see is what its views have shown it so far: its hand, the discard
+    pile (a card played before a reshuffle stays known to everyone), cards played, and
+    the hands shown when a round ends."""
+    seen: dict[tuple[str, int | None], set[str]] = {}
 
     def audit(table: str, seat: int | None, text: str) -> None:
         try:
@@ -68,10 +74,18 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
             game = actor_of(client, table).game
             if game is None or game.is_over:  # hands are shown when the game ends
                 return
-            visible = set(game.view(None)["discard"])
+            visible = seen.setdefault((table, seat), set())
+            visible |= set(game.view(None)["discard"])
             if seat is not None:
                 visible |= set(game.view(seat)["hand"])
-            leaked = cards_in(json.loads(text)) - visible
+            data = json.loads(text)
+            state = data.get("state") or {}
+            for event in [*state.get("events", []), *state.get("view", {}).get("log", [])]:
+                if event.get("type") == "round_over":  # every hand is shown at a round's end
+                    visible |= cards_in(event.get("hands", []))
+                elif event.get("type") == "played":  # the last play of a round is public too
+                    visible |= cards_in(event.get("cards", []))
+            leaked = cards_in(data) - visible
             if leaked:
                 leaks.append(f"seat {seat} was sent {leaked} in {text[:300]}")
             checked["messages"] += 1
@@ -79,6 +93,13 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
             leaks.append(repr(exc))
 
     client.app.state.room.audit = audit  # type: ignore[attr-defined]
+
+
+def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) -> None:
+    """RULES G5 at the socket: every message to every seat and spectator is checked."""
+    checked = {"messages": 0}
+    leaks: list[str] = []
+    audit_every_message(client, leaks, checked)
     table_id, creator, other, _ = two_humans_and_a_bot(client)
     rng = random.Random(7)
     with (
@@ -107,10 +128,60 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
         final = until(spectator, "state", version=version)
         assert final["state"]["legal"] == [] and "hand" not in final["state"]["view"]
     assert not leaks, leaks[:3]
-    assert checked["messages"] > 3 * version
+    assert checked["messages"] >= 3 * version  # a state per member and move, at least
     records = client.get(f"/api/tables/{table_id}/replay").json()
     assert len(records["steps"]) == version + 1
     assert all(len(h) >= 0 for h in records["steps"][-1]["hands"])
+
+
+def test_a_match_with_late_watchers_and_reconnections_shows_no_hidden_card(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit over a whole match of two humans and a bot: a watcher arrives mid-game,
+    a player drops and comes back several times, two rounds end and new ones are dealt."""
+    monkeypatch.setattr(socket_module, "RATE", 1000.0)  # the players here are fast
+    checked = {"messages": 0}
+    leaks: list[str] = []
+    audit_every_message(client, leaks, checked)
+    table_id, creator, other, _ = two_humans_and_a_bot(
+        client, rules={"mode": "match", "target": 500, "stock_empty": "reshuffle"}
+    )
+    actor = actor_of(client, table_id)
+    tokens = {0: creator, 1: other}
+    url = f"/ws/tables/{table_id}"
+    rng = random.Random(11)
+    rounds = set()
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(client.websocket_connect(url, headers=as_(token)))
+            for seat, token in tokens.items()
+        }
+        for ws in sockets.values():
+            until(ws, "welcome")
+        watcher = None
+        for step in range(6000):
+            assert not leaks, leaks[:3]
+            game = actor.game
+            rounds.add(game.view(None).get("round"))
+            if game.is_over or len(rounds) > 2:  # into a third round: two round ends seen
+                break
+            if step == 40:
+                watcher = stack.enter_context(client.websocket_connect(url))
+                assert until(watcher, "welcome")["you"]["role"] == "spectator"
+            if step % 60 == 30:  # seat 1 drops and comes back
+                sockets[1].close()
+                sockets[1] = stack.enter_context(client.websocket_connect(url, headers=as_(other)))
+                back = until(sockets[1], "welcome")["state"]
+                assert back["view"]["hand"] == game.view(1)["hand"]
+            mover = game.current_player
+            version = actor.version
+            if mover in sockets:
+                move = rng.choice([m.text for m in game.legal_moves()])
+                sockets[mover].send_json({"type": "move", "seq": version, "move": move})
+            until(sockets[0], "state", version=version + 1)
+    assert not leaks, leaks[:3]
+    assert len(rounds - {None}) >= 2, (rounds, actor.game.result)
+    assert checked["messages"] >= 2 * actor.version  # the players, and the watcher later
 
 
 def test_refusals_change_nothing(client: TestClient) -> None:

@@ -31,6 +31,7 @@ from .directory import MemoryDirectory
 from .errors import ApiError
 from .messages import http_error, readable
 from .passwords import Passwords
+from .ratelimit import KeyedBuckets
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableDeps
@@ -69,7 +70,15 @@ class Room:
         self.throttles = Throttles(settings)
         self.store = SqlTableStore(self.engine, self.writer)
         self.sockets = LocalSockets()
-        self.bots = BotPool(settings.bot_workers)
+        self.bots = BotPool(
+            settings.bot_workers,
+            {
+                "move": settings.bot_queue_move,
+                "hint": settings.bot_queue_hint,
+                "background": settings.bot_queue_background,
+            },
+        )
+        self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.draining = False
         self.cluster: ClusterNode | None = None
         if settings.redis_url:
@@ -91,6 +100,7 @@ class Room:
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
             node=self.node,
+            max_spectators=settings.max_spectators,
         )
 
     def _join_cluster(self, redis_url: str) -> None:

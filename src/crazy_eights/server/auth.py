@@ -369,7 +369,13 @@ async def logout(request: Request, response: Response) -> None:
     """End this session."""
     token = request.cookies.get(COOKIE)
     if token:
-        await room_of(request).accounts.end_session(token)
+        room = room_of(request)
+        account = await room.accounts.from_token(token)
+        await room.accounts.end_session(token)
+        if account is not None:  # sockets opened with this session stop acting
+            room.sockets.close_account(
+                account.id, session=token_hash(token), code=4001, reason="signed out"
+            )
     response.delete_cookie(COOKIE, path="/")
 
 

@@ -1,54 +1,201 @@
 """Bots at tables think here, off the event loop: a process pool (or one thread for tests).
 
+The pool hands its executor at most as many jobs as it has workers; the others wait in a
+``FairQueue``, so a table's bot move never waits behind other tables' hints (it waits at
+most for the searches already running), tables take turns within a class, and a full
+class refuses at once with ``PoolBusy`` instead of growing without end.
+
+Worker processes watch their parent and exit when it is gone, however it ended (kill -9
+included), so a server never leaves thinking processes behind.
+
 The bots package contract is ``make_bot(level, seed=...).choose(view, legal)``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from crazy_eights.bots import BOT_LEVELS, make_bot
 from crazy_eights.engine import Move
 
-__all__ = ["BOT_LEVELS", "HINT_LEVEL", "BotPool", "think"]
+from .fairqueue import PRIORITIES, FairQueue, Priority, QueueFull
+
+__all__ = ["BOT_LEVELS", "HINT_LEVEL", "PRIORITIES", "BotPool", "PoolBusy", "Priority", "think"]
 
 log = logging.getLogger(__name__)
 
 HINT_LEVEL = "ismcts"
+HINT_MS = 250.0
+"""A hint search's budget (wall clock): a bot move waits at most this long behind one."""
+WATCH_EVERY = 0.25  # seconds between a worker's looks at its parent
 
 
-def think(level: str, seed: int, view: dict[str, Any], legal: list[str]) -> str:
-    """Choose a move; runs in a worker process. Returns move text."""
-    bot = make_bot(level, seed=seed)
+def think(
+    level: str, seed: int, view: dict[str, Any], legal: list[str], time_ms: float | None = None
+) -> str:
+    """Choose a move; runs in a worker process. Returns move text. ``time_ms`` bounds a
+    search bot's thinking by the clock instead of its iterations."""
+    bot = make_bot(level, seed=seed, **({} if time_ms is None else {"time_ms": time_ms}))
     return str(bot.choose(view, [Move.parse(m) for m in legal]))
 
 
-class BotPool:
-    """Where bot decisions run: ``workers`` processes, or a thread when ``workers`` is 0."""
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit as soon as the process that started us is gone."""
 
-    def __init__(self, workers: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_EVERY)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+class PoolBusy(Exception):
+    """The pool's queue for this kind of job is full; the asker should try later."""
+
+
+@dataclass(eq=False)
+class _Job:
+    args: tuple[str, int, dict[str, Any], list[str], float | None]
+    future: asyncio.Future[str]
+
+
+class BotPool:
+    """Where bot decisions run: ``workers`` processes, or a thread when ``workers`` is 0.
+
+    ``limits``: how many jobs of each class (``move``, ``hint``, ``background``) may wait.
+    ``work`` is the function the workers run (``think``; a module-level function, since
+    it travels to the worker processes).
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        limits: Mapping[Priority, int] | None = None,
+        work: Callable[[str, int, dict[str, Any], list[str], float | None], str] = think,
+    ) -> None:
+        self.work = work
         self._workers = workers
+        self._slots = max(1, workers)
         self._executor: Executor | None = None
+        self._queue: FairQueue[_Job] = FairQueue(
+            limits or {"move": 10_000, "hint": 32, "background": 64}
+        )
+        self._running = 0
+        self._closed = False
+
+    @property
+    def running(self) -> int:
+        """Jobs handed to the workers now (never more than the workers)."""
+        return self._running
+
+    def waiting(self, priority: Priority) -> int:
+        return self._queue.waiting(priority)
 
     def _pool(self) -> Executor:
         if self._executor is None:
             if self._workers > 0:
                 self._executor = ProcessPoolExecutor(
-                    self._workers, mp_context=multiprocessing.get_context("spawn")
+                    self._workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_watch_parent,
+                    initargs=(os.getpid(),),
                 )
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="bots")
         return self._executor
 
-    async def choose(self, *, level: str, seed: int, view: dict[str, Any], legal: list[str]) -> str:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), think, level, seed, view, legal)
+    async def choose(
+        self,
+        *,
+        level: str,
+        seed: int,
+        view: dict[str, Any],
+        legal: list[str],
+        table: str = "",
+        priority: Priority = "move",
+    ) -> str:
+        """The bot's move, once a worker is free for it; ``PoolBusy`` when the class's
+        queue is full. Searches for hints and background work think for ``HINT_MS`` by
+        the clock, so that a turn never waits long behind one."""
+        budget = HINT_MS if priority != "move" and level == HINT_LEVEL else None
+        job = _Job((level, seed, view, legal, budget), asyncio.get_running_loop().create_future())
+        try:
+            self._queue.push(priority, table, job)
+        except QueueFull as exc:
+            raise PoolBusy(str(exc)) from None
+        self._pump()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            self._queue.discard(priority, table, job)
+            raise
+
+    def _pump(self) -> None:
+        """Hand waiting jobs to the workers while some are free."""
+        while self._running < self._slots:
+            job = self._queue.pop()
+            if job is None:
+                return
+            if job.future.done():  # its asker gave up
+                continue
+            try:
+                running = self._pool().submit(self.work, *job.args)
+            except (BrokenExecutor, RuntimeError) as exc:
+                self._reset(exc)
+                job.future.set_exception(exc)
+                continue
+            self._running += 1
+            running.add_done_callback(partial(_back_on, asyncio.get_running_loop(), self, job))
+
+    def _finished(self, job: _Job, done: Future[str]) -> None:
+        self._running -= 1
+        if not job.future.done():
+            if done.cancelled():
+                job.future.cancel()
+            elif (exc := done.exception()) is not None:
+                job.future.set_exception(exc)
+                if isinstance(exc, BrokenExecutor):
+                    self._reset(exc)
+            else:
+                job.future.set_result(done.result())
+        if not self._closed:
+            self._pump()
+
+    def _reset(self, exc: BaseException) -> None:
+        """A worker died (killed, out of memory): start a fresh pool for the next jobs."""
+        log.warning("bot pool broken (%s); starting new workers", exc)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        self._closed = True
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        while (job := self._queue.pop()) is not None:
+            job.future.cancel()
+
+
+def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[str]) -> None:
+    """A worker's answer, carried from the executor's thread to the pool's loop."""
+    with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+        loop.call_soon_threadsafe(pool._finished, job, done)

@@ -33,7 +33,7 @@ class Conn:
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
-        self._out: asyncio.Queue[str | int] = asyncio.Queue(OUTBOX)
+        self._out: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(OUTBOX)
         self._task = asyncio.create_task(self._write())
 
     def send(self, text: str) -> None:
@@ -43,31 +43,31 @@ class Conn:
             log.info("dropping a socket that does not read its messages")
             self.abort(1008)
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
         """Close after the messages already queued have gone out."""
         try:
-            self._out.put_nowait(code)
+            self._out.put_nowait((code, reason))
         except asyncio.QueueFull:
-            self.abort(code)
+            self.abort(code, reason)
 
-    async def finish(self, code: int) -> None:
+    async def finish(self, code: int, reason: str = "") -> None:
         """Close after the queued messages, and wait (briefly) until that is done."""
-        self.close(code)
+        self.close(code, reason)
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(self._task), 2.0)
 
-    def abort(self, code: int) -> None:
+    def abort(self, code: int, reason: str = "") -> None:
         self._task.cancel()
         if self.ws.application_state is WebSocketState.CONNECTED:
-            spawn(close_quietly(self.ws, code))
+            spawn(close_quietly(self.ws, code, reason))
 
     async def _write(self) -> None:
         with contextlib.suppress(Exception):
             while True:
                 item = await self._out.get()
                 while True:
-                    if isinstance(item, int):
-                        await close_quietly(self.ws, item)
+                    if not isinstance(item, str):
+                        await close_quietly(self.ws, *item)
                         return
                     await self.ws.send_text(item)
                     if self._out.empty():

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+import pydantic_core
 import sqlalchemy as sa
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field, model_validator
@@ -22,8 +23,18 @@ from .botpool import BOT_LEVELS
 from .bus import Bus
 from .directory import TableDirectory
 from .errors import ApiError
-from .protocol import LobbyRemoved, LobbyTable, LobbyTables, Printable, SeatInfo, TableInfo
+from .protocol import (
+    LobbyRemoved,
+    LobbyTable,
+    LobbyTables,
+    Printable,
+    SeatInfo,
+    TableInfo,
+    too_large,
+)
+from .ratelimit import Guard, Verdict
 from .security import may_see_private_table, origin_allowed
+from .sockets import opener
 from .table import ops
 from .table.actor import TableActor
 from .table.seats import bot_names
@@ -133,9 +144,29 @@ async def list_tables(request: Request) -> list[TableInfo]:
     return await room_of(request).lobby.listed()
 
 
+def check_table_limit(room: Room, account: Account, sitting_at: str | None = None) -> None:
+    """Refuse (429) an account that already holds a seat at its share of live tables
+    (the table it is sitting down at does not count)."""
+    limit = room.settings.tables_per_account
+    held = sum(
+        1
+        for actor in room.tables.live.values()
+        if actor.id != sitting_at
+        and actor.status in ("open", "playing")
+        and actor.seat_of(account.id) is not None
+    )
+    if held >= limit:
+        raise ApiError(
+            429,
+            "too_many_tables",
+            f"you already play at {held} tables (at most {limit}): finish or leave one first",
+        )
+
+
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, account: CurrentAccount, request: Request) -> TableInfo:
     """Create a table; the creator takes the first seat without a bot."""
+    check_table_limit(room_of(request), account)
     rules = make_rules(body.rules)
     bots = {b.seat: b.level for b in body.bots}
     if any(seat >= rules.players for seat in bots):
@@ -229,6 +260,7 @@ async def _stored_info(
 async def sit(table_id: str, body: Sit, account: CurrentAccount, request: Request) -> TableInfo:
     """Take a seat (a free one when ``seat`` is left out)."""
     table = await _live(request, table_id)
+    check_table_limit(room_of(request), account, sitting_at=table_id)
     result: TableInfo = await table.request(ops.Sit(player(account), body.seat, body.code))
     return result
 
@@ -265,6 +297,7 @@ async def invite(code: str, request: Request, account: OptionalAccount) -> Table
 async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) -> TableInfo:
     """Sit at an open public table of the ruleset, or start a new one with bots."""
     room = room_of(request)
+    check_table_limit(room, account)
     rules = make_rules(
         {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {})
     )
@@ -295,6 +328,10 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
     return actor.info(for_account=account.id)
 
 
+LOBBY_RATE = 2.0  # messages a second a lobby socket may send (it only pings)
+LOBBY_BURST = 10.0
+
+
 @router.websocket("/ws/lobby")
 async def lobby_socket(ws: WebSocket) -> None:
     room = room_of(ws)
@@ -302,6 +339,9 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(4003)
         return
     await ws.accept()
+    if not room.socket_opens.take(opener(ws, None)):
+        await ws.close(4029, "too many connections: wait a moment")
+        return
     updates = room.lobby.bus.subscribe(LOBBY)
 
     async def forward() -> None:
@@ -311,13 +351,40 @@ async def lobby_socket(ws: WebSocket) -> None:
     await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
     task = asyncio.create_task(forward())
     try:
-        while True:
-            text = await ws.receive_text()
-            if '"ping"' in text and len(text) < 200:
-                await ws.send_json({"type": "pong"})
+        await _answer_pings(ws)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+
+
+async def _answer_pings(ws: WebSocket) -> None:
+    """Read the lobby socket: pings get a pong; anything else (binary frames included) is
+    ignored; too fast or too large closes it."""
+    guard = Guard(rate=LOBBY_RATE, burst=LOBBY_BURST, max_flood=20, max_bad=20)
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        verdict = guard.admit()
+        if verdict is Verdict.CLOSE:
+            await ws.close(1008, "flooding")
+            return
+        text = message.get("text")
+        if verdict is Verdict.DROP or text is None:
+            continue
+        if too_large(text):
+            await ws.close(1009, "message too large")
+            return
+        if _is_ping(text):
+            await ws.send_json({"type": "pong"})
+
+
+def _is_ping(text: str) -> bool:
+    try:
+        data = pydantic_core.from_json(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "ping"

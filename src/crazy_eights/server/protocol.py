@@ -6,11 +6,11 @@ message becomes a ``ProtocolError`` with a code, never an exception that reaches
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import pydantic_core
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 MAX_MESSAGE = 4096
@@ -48,7 +48,9 @@ class ProtocolError(Exception):
 
 
 class _Client(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: ``"seq": "0"`` or ``"seq": true`` is refused, not converted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class MoveIn(_Client):
@@ -90,17 +92,21 @@ _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
-    """One client message from socket text, or ``ProtocolError`` saying what is wrong."""
-    if len(text) > MAX_MESSAGE:
+    """One client message from socket text, or ``ProtocolError`` saying what is wrong.
+
+    The size limit counts UTF-8 bytes. The JSON reader refuses what no client sends:
+    nesting deeper than 200, lone surrogates, NaN and infinities.
+    """
+    if too_large(text):
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+        data = pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError:
         raise ProtocolError("bad_json", "a message must be a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object")
     try:
-        return _client_adapter.validate_python(data)
+        return _client_adapter.validate_python(data, strict=True)
     except ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "union_tag_invalid":
@@ -109,6 +115,19 @@ def parse_client(text: str | bytes) -> ClientMessage:
             raise ProtocolError("bad_message", "a message needs a 'type'") from None
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+def too_large(text: str | bytes) -> bool:
+    """Whether a frame is over ``MAX_MESSAGE`` bytes of UTF-8 (not characters).
+
+    >>> too_large("€" * 1400), too_large("e" * 1400)
+    (True, False)
+    """
+    if isinstance(text, bytes):
+        return len(text) > MAX_MESSAGE
+    if len(text) * 4 <= MAX_MESSAGE:  # small enough whatever its characters
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE
 
 
 # A chat message arms a call only when the whole message is the call: a call phrase
@@ -230,6 +249,14 @@ class TableOut(_Server):
     info: TableInfo
 
 
+class PresenceOut(_Server):
+    """Who came and went: the seats whose presence changed, and how many watch."""
+
+    type: Literal["presence"] = "presence"
+    seats: list[SeatInfo]
+    spectators: int
+
+
 class CalledOut(_Server):
     type: Literal["called"] = "called"
     seat: int
@@ -254,7 +281,9 @@ class PongOut(_Server):
     t: float | None = None
 
 
-ServerMessage = Welcome | StateOut | TableOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+ServerMessage = (
+    Welcome | StateOut | TableOut | PresenceOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+)
 
 
 # -- lobby socket ----------------------------------------------------------------------

@@ -54,6 +54,33 @@ class ServerSettings(BaseSettings):
     bot_workers: int = Field(
         default=1, description="processes for bot thinking (0: a thread, for tests)"
     )
+    bot_queue_move: int = Field(
+        default=10_000, ge=1, description="bot moves that may wait for a worker"
+    )
+    bot_queue_hint: int = Field(
+        default=32,
+        ge=1,
+        description="hint searches that may wait for a worker; beyond that a hint is "
+        "answered with the error 'busy'",
+    )
+    bot_queue_background: int = Field(
+        default=64, ge=1, description="background analyses that may wait for a worker"
+    )
+    max_spectators: int = Field(
+        default=200, ge=0, description="watchers a table lets in (its players always get in)"
+    )
+    tables_per_account: int = Field(
+        default=4,
+        ge=1,
+        description="open or running tables one account may hold a seat at (creating, "
+        "sitting and quick play are refused beyond it)",
+    )
+    socket_opens: float = Field(
+        default=5.0,
+        gt=0,
+        description="sockets an account (or, signed out, an address) may open a second, "
+        "with bursts of four times as many; beyond that a socket is closed with 4029",
+    )
     forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="proxies (addresses or networks, comma-separated; '*' for any) whose "

@@ -4,14 +4,14 @@ messages to the table's actor. Nothing a client sends can raise inside a table."
 from __future__ import annotations
 
 import contextlib
-import time
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from .auth import COOKIE, room_of
+from .auth import COOKIE, room_of, token_hash
 from .connection import Conn
 from .errors import ApiError
 from .protocol import ErrorOut, ProtocolError, parse_client
+from .ratelimit import Guard, Verdict
 from .security import origin_allowed
 from .table.members import Member
 from .table.ops import Join, Joined, Part, from_client
@@ -19,29 +19,11 @@ from .tables import TableHandle
 
 RATE = 20.0  # messages a second per socket
 BURST = 40.0
-MAX_BAD = 20  # malformed messages before the socket is closed
-MAX_FLOOD = 40  # rate-limited messages before the socket is closed
+MAX_BAD = 20  # malformed messages (draining one every 5 s) before the socket is closed
+MAX_FLOOD = 40  # rate-limited messages (draining at RATE / 2) before the socket is closed
 TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
 
 router = APIRouter()
-
-
-class Bucket:
-    """A token bucket: ``take`` is False when the socket sends faster than ``rate``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -52,6 +34,10 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         await ws.close(4003, "origin not allowed")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
+    if not room.socket_opens.take(opener(ws, account.id if account else None)):
+        await ws.accept()
+        await ws.close(4029, "too many connections: wait a moment")
+        return
     await ws.accept()
     try:
         table = await room.tables.handle(table_id)
@@ -67,7 +53,15 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         node=room.node,
     )
     conn = Conn(ws)
-    room.sockets.add(member.id, conn, table_id=table_id, node=table.node)
+    session = ws.cookies.get(COOKIE)
+    room.sockets.add(
+        member.id,
+        conn,
+        table_id=table_id,
+        node=table.node,
+        account_id=member.account_id,
+        session=token_hash(session) if session else None,
+    )
     try:
         try:
             joined: Joined = await table.request(Join(member, code))
@@ -75,7 +69,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
             await conn.finish(TRY_AGAIN)
             return
         if not joined.ok:
-            await conn.finish(joined.close_code)
+            await conn.finish(joined.close_code, joined.reason)
             return
         try:
             await _serve(ws, conn, member, table, table_id)
@@ -86,12 +80,18 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         room.sockets.remove(member.id)
 
 
+def opener(ws: WebSocket, account_id: int | None) -> str:
+    """Who opens a socket, for the limit on how often: the account, or the address."""
+    if account_id is not None:
+        return f"account:{account_id}"
+    return f"address:{ws.client.host if ws.client else '?'}"
+
+
 async def _serve(
     ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str
 ) -> None:
     """Read the socket until it closes: limits, parsing, and operations to the table."""
-    bucket = Bucket(RATE, BURST)
-    bad = flood = 0
+    guard = Guard(rate=RATE, burst=BURST, max_flood=MAX_FLOOD, max_bad=MAX_BAD)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await ws.receive()
@@ -100,23 +100,22 @@ async def _serve(
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
-            if not bucket.take():
-                flood += 1
+            verdict = guard.admit()
+            if verdict is Verdict.CLOSE:
+                await conn.finish(1008, "flooding")
+                return
+            if verdict is Verdict.DROP:
                 conn.send(_error(table_id, "rate_limited", f"at most {RATE:g} messages a second"))
-                if flood > MAX_FLOOD:
-                    await conn.finish(1008)
-                    return
                 continue
             try:
                 msg = parse_client(raw)
             except ProtocolError as exc:
                 conn.send(_error(table_id, exc.code, exc.reason))
                 if exc.code == "too_large":
-                    await conn.finish(1009)
+                    await conn.finish(1009, "message too large")
                     return
-                bad += 1
-                if bad > MAX_BAD:
-                    await conn.finish(1008)
+                if guard.bad():
+                    await conn.finish(1008, "too many bad messages")
                     return
                 continue
             table.submit(from_client(member.id, msg))

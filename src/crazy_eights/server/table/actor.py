@@ -46,6 +46,7 @@ from .ops import (
     Describe,
     GraceOver,
     HintReady,
+    HintRefused,
     Join,
     Joined,
     Leave,
@@ -54,12 +55,14 @@ from .ops import (
     Ping,
     Play,
     Player,
+    PresenceDue,
     Say,
     Sit,
     Start,
     Sync,
     Timeout,
 )
+from .presence import Presence
 from .seats import STANDIN_LEVEL, Seat
 from .store import ChatLine, Fenced, Status, StoreError, TableRecord, TableStore
 
@@ -67,6 +70,7 @@ log = logging.getLogger(__name__)
 
 UNLOAD_AFTER = 60.0  # seconds a finished table stays loaded for its last watchers
 STOP_WAIT = 5.0  # seconds a stopping table waits for the operation under way
+MAX_TABS = 8  # sockets one account may have open at one table
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,8 @@ class TableDeps:
     grace_seconds: float = 120.0
     node: str = ""
     """The node this process is in a cluster ("" on its own)."""
+    max_spectators: int = 200
+    """Watchers a table lets in (its players always get in)."""
 
 
 class TableActor:
@@ -117,7 +123,8 @@ class TableActor:
             delay=deps.bot_delay,
             submit=self.submit,
         )
-        self.hints = HintDesk(deps.thinker, submit=self.submit)
+        self.presence = Presence(lambda: self.submit(PresenceDue()))
+        self.hints = HintDesk(deps.thinker, submit=self.submit, table_id=self.id)
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -128,6 +135,10 @@ class TableActor:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._serve(), name=f"table-{self.id}")
+        if self.status == "open":  # a seat nobody connects to is freed after the grace
+            for seat in self.seats:
+                if seat.human:
+                    self.grace.start(seat.seat)
 
     async def resume(self, moves: list[tuple[int | None, str]]) -> None:
         """Rebuild the game from its stored moves and pick up where it stopped."""
@@ -154,6 +165,7 @@ class TableActor:
         self._stopping = True
         self.clock.cancel()
         self.grace.cancel_all()
+        self.presence.cancel()
         await self.bots.cancel()
         await self.hints.cancel()
         with contextlib.suppress(TimeoutError):
@@ -254,6 +266,10 @@ class TableActor:
                 return await self._on_bot_move(op)
             case HintReady():
                 return self._on_hint_ready(op)
+            case HintRefused():
+                return self._on_hint_refused(op)
+            case PresenceDue():
+                return self._tell_presence()
         raise AssertionError(f"unhandled operation {op!r}")
 
     # -- facts -----------------------------------------------------------------------------
@@ -321,19 +337,30 @@ class TableActor:
         self._send(member, messages.welcome(self, member))
 
     def _info_changed(self) -> None:
+        """Seats or status changed: everyone gets the table's info (which also says any
+        presence not told yet)."""
+        self.presence.take()
         clock = messages.clock(self)
-        self.deps.fanout.deliver(
-            self.id,
-            [
-                (
-                    m,
-                    TableOut(
-                        table=self.id, clock=clock, info=self.info(for_account=m.account_id)
-                    ).model_dump_json(),
-                )
-                for m in self.members
-            ],
-        )
+        texts: dict[bool, str] = {}  # only the creator's copy differs (the invite)
+        items = []
+        for m in self.members:
+            creator = m.account_id is not None and m.account_id == self.creator
+            text = texts.get(creator)
+            if text is None:
+                info = self.info(for_account=self.creator if creator else None)
+                text = texts[creator] = TableOut(
+                    table=self.id, clock=clock, info=info
+                ).model_dump_json()
+            items.append((m, text))
+        self.deps.fanout.deliver(self.id, items)
+        self.deps.changed(self)
+
+    def _tell_presence(self) -> None:
+        """Who came and went since the last time, in one message to everyone."""
+        if not self.presence.pending:
+            return
+        text = messages.presence(self, self.presence.take()).model_dump_json()
+        self.deps.fanout.deliver(self.id, [(m, text) for m in self.members])
         self.deps.changed(self)
 
     # -- members ---------------------------------------------------------------------------
@@ -342,24 +369,43 @@ class TableActor:
         if not self.may_watch(member.account_id, code):
             return Joined(False, 4003, "private table: use its invite code")
         member.seat = self.seat_of(member.account_id)
+        refusal = self._crowded(member)
+        if refusal is not None:
+            return Joined(False, 4029, refusal)
         self.members.add(member)
-        if member.seat is not None:
+        if member.seat is None:
+            self.presence.count()
+        else:
             self.grace.cancel(member.seat)
             seat = self.seats[member.seat]
             if seat.standin:
                 self._give_back(seat)
+            elif self.members.count_at(member.seat) == 1:
+                self.presence.seat(member.seat)
         self._welcome(member)
-        self._info_changed()
         return Joined(True)
+
+    def _crowded(self, member: Member) -> str | None:
+        """Why a socket may not join (too many of its account's or too many watchers)."""
+        if member.account_id is not None and self.members.of_account(member.account_id) >= (
+            MAX_TABS
+        ):
+            return f"at most {MAX_TABS} open tabs per account at a table"
+        limit = self.deps.max_spectators
+        if member.seat is None and self.members.spectators >= limit:
+            return f"this table has its fill of watchers (at most {limit})"
+        return None
 
     async def _part(self, member_id: str) -> None:
         member = self.members.remove(member_id)
         if member is None:
             return
         self.deps.fanout.close(member, 1000)
-        if member.seat is not None and not self.members.at(member.seat):
+        if member.seat is None:
+            self.presence.count()
+        elif not self.members.at(member.seat):
             self.grace.start(member.seat)
-        self._info_changed()
+            self.presence.seat(member.seat)
         if self.status in ("finished", "abandoned") and not self.members:
             self.deps.idle(self)
 
@@ -369,7 +415,7 @@ class TableActor:
     def _on_sync(self, member_id: str) -> None:
         member = self._member(member_id)
         if member is not None:
-            member.seat = self.seat_of(member.account_id)
+            self.members.place(member, self.seat_of(member.account_id))
             self._welcome(member)
 
     def _on_ping(self, op: Ping) -> None:
@@ -387,13 +433,13 @@ class TableActor:
             await self._leave(seat.account_id)
         elif self.status == "playing" and self.spec.takeover_after > 0 and not seat.standin:
             seat.standin = True
-            self._info_changed()
+            self.presence.seat(seat_no)
             self._let_bots_play()
 
     def _give_back(self, seat: Seat) -> None:
         seat.standin = False
         seat.timeouts = 0
-        self._info_changed()
+        self.presence.seat(seat.seat)
 
     def _on_back(self, member_id: str) -> None:
         member = self._member(member_id)
@@ -423,6 +469,8 @@ class TableActor:
         seat.account_id, seat.name, seat.avatar = player.id, player.name, player.avatar
         await self.deps.store.save_seat(self.id, seat)
         self.members.reseat(self.seats)
+        if not self.members.at(seat.seat):
+            self.grace.start(seat.seat)
         if self.seats.full:
             await self._start()
         else:
@@ -441,6 +489,7 @@ class TableActor:
             return
         seat = self.seats[seat_no]
         if self.status == "open":
+            self.grace.cancel(seat_no)
             seat.clear()
             await self.deps.store.save_seat(self.id, seat)
             if not self.seats.any_human:
@@ -451,6 +500,8 @@ class TableActor:
             self._let_bots_play()
         self.members.reseat(self.seats)
         self._info_changed()
+        if self.status == "abandoned" and not self.members:
+            self.deps.idle(self)
 
     async def _set_status(self, status: Status, **times: float) -> None:
         self.status = status
@@ -459,6 +510,8 @@ class TableActor:
     async def _start_by(self, account_id: int) -> TableInfo:
         if account_id != self.creator:
             raise ApiError(403, "not_creator", "only the table's creator can start it")
+        if self.seat_of(account_id) is None:
+            raise ApiError(403, "not_seated", "you left this table: sit down again to start it")
         if self.status != "open":
             raise ApiError(409, "not_open", "the game has already started")
         await self._start()
@@ -587,7 +640,7 @@ class TableActor:
         takeover = self.spec.takeover_after
         if seat.bot is None and not seat.standin and takeover and seat.timeouts >= takeover:
             seat.standin = True
-            self._info_changed()
+            self.presence.seat(seat_no)
             self._let_bots_play()
 
     def _let_bots_play(self) -> None:
@@ -653,6 +706,11 @@ class TableActor:
             )
             self._send(member, message)
 
+    def _on_hint_refused(self, op: HintRefused) -> None:
+        member = self._member(op.member_id)
+        if member is not None:
+            self._error(member, "busy", op.reason)
+
     # -- chat and last card ----------------------------------------------------------------
 
     async def _on_call(self, member_id: str) -> None:
@@ -671,6 +729,8 @@ class TableActor:
         member = self._member(op.member_id)
         if member is None:
             return
+        if member.account_id is None:
+            return self._error(member, "sign_in_to_chat", "sign in or play as a guest to chat")
         text = " ".join(op.text.split())[:MAX_CHAT]
         if not text:
             return self._error(member, "bad_message", "empty chat message")

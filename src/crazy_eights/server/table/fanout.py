@@ -25,24 +25,60 @@ class Fanout(Protocol):
         """Close the member's socket after what was already sent to it."""
 
 
+class AccountSockets(Protocol):
+    """Finding an account's table sockets wherever they are (sign-out closes them)."""
+
+    def close_account(
+        self, account_id: int, *, session: str | None, code: int, reason: str
+    ) -> None:
+        """Close the account's sockets (only those opened with ``session``, when given)."""
+
+
 class LocalSockets:
-    """The sockets this process holds, by member id, with the table each is at and the
-    node running that table when it joined."""
+    """The sockets this process holds, by member id: the table each is at and the node
+    running that table when it joined, and the account and session that opened it."""
 
     def __init__(self) -> None:
         self._conns: dict[str, Conn] = {}
         self._where: dict[str, tuple[str, str]] = {}  # member -> (table, node)
+        self._owners: dict[str, tuple[int, str | None]] = {}  # member id -> account, session
+        self._by_account: dict[int, set[str]] = {}
 
     def __len__(self) -> int:
         return len(self._conns)
 
-    def add(self, member_id: str, conn: Conn, *, table_id: str = "", node: str = "") -> None:
+    def add(
+        self,
+        member_id: str,
+        conn: Conn,
+        *,
+        table_id: str = "",
+        node: str = "",
+        account_id: int | None = None,
+        session: str | None = None,
+    ) -> None:
         self._conns[member_id] = conn
         self._where[member_id] = (table_id, node)
+        if account_id is not None:
+            self._owners[member_id] = (account_id, session)
+            self._by_account.setdefault(account_id, set()).add(member_id)
 
     def remove(self, member_id: str) -> None:
         self._conns.pop(member_id, None)
         self._where.pop(member_id, None)
+        owner = self._owners.pop(member_id, None)
+        if owner is not None:
+            members = self._by_account.get(owner[0], set())
+            members.discard(member_id)
+            if not members:
+                self._by_account.pop(owner[0], None)
+
+    def close_account(
+        self, account_id: int, *, session: str | None, code: int, reason: str
+    ) -> None:
+        for member_id in list(self._by_account.get(account_id, ())):
+            if session is None or self._owners[member_id][1] == session:
+                self._conns[member_id].close(code, reason)
 
     def get(self, member_id: str) -> Conn | None:
         return self._conns.get(member_id)

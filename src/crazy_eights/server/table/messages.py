@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from ..protocol import ChatOut, Clock, SeatInfo, State, TableInfo, Welcome, You
+from ..protocol import ChatOut, Clock, PresenceOut, SeatInfo, State, TableInfo, Welcome, You
 from .members import Member
 from .store import ChatLine
 
@@ -38,22 +38,35 @@ def table_info(actor: TableActor, *, for_account: int | None = None) -> TableInf
         takeover_after=actor.spec.takeover_after,
         creator=actor.creator,
         invite=actor.invite if creator else None,
-        seats=[
-            SeatInfo(
-                seat=s.seat,
-                account=s.account_id,
-                name=s.name,
-                avatar=s.avatar,
-                bot=s.bot,
-                connected=actor.connected(s.seat) if s.taken else False,
-                standin=s.standin,
-                left=s.left,
-            )
-            for s in actor.seats
-        ],
+        seats=[seat_info(actor, s.seat) for s in actor.seats],
         spectators=actor.members.spectators,
         version=actor.version,
         created_at=actor.created_at,
+    )
+
+
+def seat_info(actor: TableActor, seat_no: int) -> SeatInfo:
+    """Who sits at a seat and whether they are here."""
+    s = actor.seats[seat_no]
+    return SeatInfo(
+        seat=s.seat,
+        account=s.account_id,
+        name=s.name,
+        avatar=s.avatar,
+        bot=s.bot,
+        connected=actor.connected(s.seat) if s.taken else False,
+        standin=s.standin,
+        left=s.left,
+    )
+
+
+def presence(actor: TableActor, seats: list[int]) -> PresenceOut:
+    """The seats whose presence changed, and how many watch."""
+    return PresenceOut(
+        table=actor.id,
+        clock=clock(actor),
+        seats=[seat_info(actor, seat) for seat in seats],
+        spectators=actor.members.spectators,
     )
 
 

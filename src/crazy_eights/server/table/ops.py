@@ -133,6 +133,11 @@ class GraceOver:
 
 
 @dataclass(frozen=True)
+class PresenceDue:
+    """Time to tell the members who came and went (see ``presence``)."""
+
+
+@dataclass(frozen=True)
 class BotMove:
     version: int
     seat: int
@@ -145,6 +150,14 @@ class HintReady:
     member_id: str
     version: int
     move: str
+
+
+@dataclass(frozen=True)
+class HintRefused:
+    """The bots had no room for the hint search (the pool's hint queue is full)."""
+
+    member_id: str
+    reason: str
 
 
 Op = (
@@ -163,8 +176,10 @@ Op = (
     | Describe
     | Timeout
     | GraceOver
+    | PresenceDue
     | BotMove
     | HintReady
+    | HintRefused
 )
 
 

@@ -86,6 +86,11 @@ export class TableView {
         this.el.status.textContent = e.code === 4004 ? "There is no such table." : "This table is private: you need its invite link.";
         return;
       }
+      if (e.code === 4029 || e.code === 4001) {
+        // 4029: the table is full of watchers (or tabs); 4001: signed out
+        this.el.status.textContent = e.reason || "The table closed this connection.";
+        return;
+      }
       this.el.conn.hidden = false;
       this.retry = Math.min(this.retry + 1, 6);
       setTimeout(() => !this.closed && this.connect(), 300 * 2 ** this.retry);
@@ -122,6 +127,13 @@ export class TableView {
       case "table":
         this.info = msg.info;
         this.render();
+        break;
+      case "presence":
+        if (this.info) {
+          this.info.seats = this.info.seats.map((s) => msg.seats.find((x) => x.seat === s.seat) || s);
+          this.info.spectators = msg.spectators;
+          this.render();
+        }
         break;
       case "chat":
         this.chat.push(msg);
