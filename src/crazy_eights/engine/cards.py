@@ -197,6 +197,10 @@ def cycles_deck() -> list[Card]:
     return list(ALL_CARDS)
 
 
+UNKNOWN: Card = -1
+"""A card a seat was not shown (in an event read back from that seat's view)."""
+
+
 def shedding_points(card: Card, *, ace_points: int = 1) -> int:
     """Hand points of RULES G8: eight 50, K Q J T 10, ace 1 or 11, 2-9 their number."""
     rank = card & 15
@@ -205,3 +209,36 @@ def shedding_points(card: Card, *, ace_points: int = 1) -> int:
     if rank == ACE:
         return ace_points
     return 10 if rank >= 9 else rank + 1
+
+
+def openspiel_points(card: Card) -> int:
+    """OpenSpiel's penalty points of a card left in hand: eight 50, J Q K A 10, 2 to T
+    their face value."""
+    rank = card & 15
+    if rank == EIGHT:
+        return 50
+    if rank == ACE or rank >= 10:
+        return 10
+    return rank + 1
+
+
+def cycles_value(card: Card) -> int:
+    """Y2: 2 to 10 their number; J, Q, K 10; A, BJ, RJ 11; JK 12."""
+    if card == JOKER:
+        return 12
+    if card in (BLACK_JOKER, RED_JOKER):
+        return 11
+    rank = card & 15
+    if rank == ACE:
+        return 11
+    return 10 if rank >= 9 else rank + 1
+
+
+def cycles_power(card: Card) -> int:
+    """Y3: 2 < ... < K < A < BJ = RJ < JK."""
+    if card == JOKER:
+        return 16
+    if card in (BLACK_JOKER, RED_JOKER):
+        return 15
+    rank = card & 15
+    return 14 if rank == ACE else rank + 1

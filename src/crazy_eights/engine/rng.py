@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 _M64 = (1 << 64) - 1
+_M32 = 0xFFFFFFFF
 
 
 class Rng:
@@ -57,6 +58,19 @@ class Rng:
         copy.key = self.key
         copy.counter = self.counter
         return copy
+
+
+def xorshift_seed(seed: int) -> int:
+    """A nonzero 32-bit state for ``xorshift32`` from any int."""
+    return (seed ^ (seed >> 32)) & _M32 or 0x9E3779B9
+
+
+def xorshift32(x: int) -> int:
+    """The next state of Marsaglia's 32-bit xorshift (13, 17, 5): the playouts'
+    generator, cheap enough to draw once a move (it is not the table's, T3)."""
+    x ^= (x << 13) & _M32
+    x ^= x >> 17
+    return x ^ ((x << 5) & _M32)
 
 
 def _rebuild(key: bytes, counter: int) -> Rng:

@@ -1,11 +1,13 @@
 """The shedding state machine: classic, ultimate and countdown (RULES sections 1-3, 5).
 
 One class plays all three; what differs between them is data in ``_Config``, built once
-per ``Rules``. Hands are bitmask ints (cards.py), the stock and discard pile are lists of
-card ids with their top at the end, and the legal moves of a position are a tuple
-looked up by the masks of playable cards, so a turn is a handful of bit operations.
+per ``Rules`` from its derived facts. Hands are bitmask ints (cards.py), the stock and
+discard pile are lists of card ids with their top at the end, and the legal moves of a
+position are a tuple looked up by the masks of playable cards, so a turn is a handful
+of bit operations. Events are built only when the move's caller wants them (``_out``).
 
-Decisions where RULES.md is silent (each follows the seeds as a player would read them):
+Decisions where RULES.md is silent (each follows the seeds as a player would read them;
+``docs/rules.md`` lists them with the rules):
 
 - A draw-two penalty that the stock cannot cover (after any reshuffle) draws what there
   is; if that is nothing the turn counts as a pass toward a blockade.
@@ -26,27 +28,44 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import (
-    ACE,
     CARD_TEXT,
     COPY,
     EIGHT,
     JOKERS,
     LOW,
-    QUEEN,
     RANK_MASK,
+    RANKS,
     SUIT_MASK,
     SUITS,
     TWO,
     Card,
     Mask,
+    Suit,
     cards_of,
     mask_of,
     parse_card,
-    shedding_points,
     standard_deck,
 )
-from .events import Event
-from .game import FIELDS, Deal, Game, GameResult
+from .events import (
+    Dealt,
+    DirectionChanged,
+    Drew,
+    Event,
+    GameOver,
+    LastCardCalled,
+    Passed,
+    PenaltyDrawn,
+    PenaltyReason,
+    Played,
+    Reshuffled,
+    RoundOver,
+    RoundStarted,
+    Skipped,
+    StarterTurned,
+    SuitDeclared,
+    TimedOut,
+)
+from .game import Deal, Game, GameResult, Hidden, check_hidden
 from .moves import (
     DECLARE_KIND,
     DRAW,
@@ -58,12 +77,14 @@ from .moves import (
     TIMEOUT_KIND,
     Move,
 )
+from .result import EndReason
 from .rng import Rng
 from .rules import Rules
+from .views import PlayerView, SheddingPhase, SheddingView
 
 # phases of a turn
 PLAY, DRAWN, AFTER_DRAW, DECLARE, OVER = 0, 1, 2, 3, 4
-PHASE_NAMES = ("play", "drawn", "after_draw", "declare", "over")
+PHASE_NAMES: tuple[SheddingPhase, ...] = ("play", "drawn", "after_draw", "declare", "over")
 # draw policies
 SINGLE, UNTIL_PLAYABLE, SINGLE_THEN_PASS, UNTIL_PLAY = 0, 1, 2, 3
 _POLICY = {"single": 0, "until_playable": 1, "single_then_pass": 2, "until_play": 3}
@@ -72,37 +93,49 @@ LC_OFF, LC_MANUAL, LC_AUTO = 0, 1, 2
 _LAST_CARD = {"off": 0, "manual": 1, "auto": 2}
 # starter rules
 STARTER_REBURY, STARTER_DECLARE, STARTER_PLAIN = 0, 1, 2
+# what a card does when played (Rules.action), by rank
+NO_ACTION, DRAW_TWO, SKIP, REVERSE = 0, 1, 2, 3
+_ACTIONS = {None: NO_ACTION, "draw_two": DRAW_TWO, "skip": SKIP, "reverse": REVERSE}
 
 EIGHTS: Mask = RANK_MASK[EIGHT]
 TWOS: Mask = RANK_MASK[TWO]
+UNKNOWN_DRAWN = -2
+"""``drawn`` of a position read from a view that does not show the drawn card."""
+
+
+def follow_mask(top: Card, suit: Suit, declared: bool) -> Mask:
+    """The cards that follow (C4, C5, K3, K4), wild cards aside: the active suit, and
+    the top card's rank unless a suit was declared with it."""
+    if declared:
+        return SUIT_MASK[suit]
+    return SUIT_MASK[suit] | RANK_MASK[top & 15]
 
 
 class _Config:
     """The settings of one ``Rules`` as the state machine reads them."""
 
-    __slots__ = (
-        "ace_points",
-        "actions",
-        "countdown",
-        "hand_count",
-        "last_card",
-        "match",
-        "max_draw",
-        "max_turns",
-        "n",
-        "packs",
-        "penalty_scoring",
-        "points",
-        "policy",
-        "reshuffle",
-        "rules",
-        "stacking",
-        "start",
-        "starter_rule",
-        "target",
-        "two_packs",
-        "voluntary",
-    )
+    rules: Rules
+    n: int
+    packs: int
+    two_packs: bool
+    hand_count: int
+    voluntary: bool
+    policy: int
+    countdown: bool
+    reshuffle: bool
+    actions: bool
+    action_of: tuple[int, ...]
+    """What a card of each rank does when played (``NO_ACTION``, ``DRAW_TWO`` ...)."""
+    stacking: bool
+    last_card: int
+    points: tuple[int, ...]
+    match: bool
+    target: int
+    start: int
+    penalty_scoring: bool
+    starter_rule: int
+    max_draw: int
+    max_turns: int
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -111,15 +144,15 @@ class _Config:
         self.packs = rules.pack_count()
         self.two_packs = self.packs == 2
         self.hand_count = rules.hand_count()
-        self.voluntary = bool(rules.voluntary_draw)
-        self.policy = _POLICY[str(rules.draw_policy)]
-        self.countdown = name == "countdown"
+        self.voluntary = rules.voluntary_draw is not False
+        self.policy = _POLICY.get(str(rules.draw_policy), SINGLE)
+        self.countdown = rules.has_numbers
         self.reshuffle = self.countdown or rules.stock_empty == "reshuffle"
-        self.actions = bool(rules.action_cards) and not self.countdown
-        self.stacking = self.actions and rules.twos_stack
-        self.last_card = _LAST_CARD[str(rules.last_card)]
-        self.ace_points = int(rules.ace_points or 1)
-        self.points = tuple(shedding_points(c, ace_points=self.ace_points) for c in range(64))
+        self.actions = rules.has_action_cards
+        self.action_of = tuple(_ACTIONS[rules.action(rank)] for rank in range(13))
+        self.stacking = rules.twos_stack
+        self.last_card = _LAST_CARD.get(str(rules.last_card), LC_OFF)
+        self.points = tuple(rules.card_points(c) if c in CARD_TEXT else 0 for c in range(64))
         self.match = rules.mode == "match"
         self.target = int(rules.target or 0)
         self.start = int(rules.start or 8)
@@ -130,6 +163,7 @@ class _Config:
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
             "countdown": STARTER_PLAIN,
+            "openspiel": STARTER_PLAIN,
         }[name]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -140,13 +174,13 @@ class _Config:
 _CONFIGS: dict[Rules, _Config] = {}
 
 
-def _config(rules: Rules, kind: type[_Config] = _Config) -> _Config:
-    """The config of ``rules``, built once (``kind``: the openspiel ruleset's subclass)."""
+def config_of(rules: Rules) -> _Config:
+    """The config of ``rules``, built once."""
     cfg = _CONFIGS.get(rules)
     if cfg is None:
         if len(_CONFIGS) > 1000:
             _CONFIGS.clear()
-        cfg = _CONFIGS[rules] = kind(rules)
+        cfg = _CONFIGS[rules] = _Config(rules)
     return cfg
 
 
@@ -167,9 +201,10 @@ _TAILS: tuple[tuple[Move, ...], ...] = ((), (DRAW,), (PASS,))
 _MEMOS: dict[Mask, dict[int, tuple[Move, ...]]] = {}
 _CALL_BIT = 13
 _TAIL_SHIFT = 14
+DRAW_TAIL, PASS_TAIL = 1, 2
 
 
-def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
+def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
     """The legal-move tuple for these playable masks (memoised: positions repeat)."""
     table = _MEMOS.get(wilds)
     if table is None:
@@ -195,76 +230,66 @@ def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> t
     return moves
 
 
-_SHEDDING_FIELDS = (
-    "_cfg",
-    "_fresh",
-    "_log",
-    "_rng",
-    "_wild",
-    "current",
-    "dealer",
-    "declared",
-    "direction",
-    "discard",
-    "drawn",
-    "follow",
-    "numbers",
-    "passes",
-    "pending",
-    "phase",
-    "round",
-    "scores",
-    "stock",
-    "suit",
-    "top",
-)
+def _suit_length(kinds: Mask, card: Card | None) -> int:
+    """How many cards of ``card``'s suit the hand ``kinds`` holds."""
+    return 0 if card is None else (kinds & SUIT_MASK[card >> 4]).bit_count()
 
 
 class SheddingGame(Game):
     """A game of classic, ultimate or countdown: one round, or a whole match."""
 
-    __slots__ = _SHEDDING_FIELDS
+    _cfg: _Config
+    _wild: tuple[Mask, ...]
+    """The cards wild for each seat (eights; countdown: the seat's number's rank)."""
+    dealer: int
+    round: int
+    direction: int
+    """1 clockwise, -1 after an odd number of reverses."""
+    scores: list[int]
+    numbers: list[int]
+    """Countdown: each seat's number (K1); empty otherwise."""
+    discard: list[Card]
+    top: Card
+    suit: Suit
+    """The active suit: the top card's, or the one declared with it."""
+    declared: bool
+    follow: Mask
+    """The cards that follow now, wild cards aside (``follow_mask``)."""
+    pending: int
+    """Twos in the unbroken run the player to move must answer (U7)."""
+    passes: int
+    drawn: Card
+    """The card drawn that may be played (phase ``drawn``), else -1."""
+    phase: int
+    current: int
 
     def __init__(
-        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+        self, rules: Rules, seed: int, deal: Deal | None = None, *, log: bool = True
     ) -> None:
-        if _blank:  # clone() and the search worlds set every field themselves
-            return
-        cfg = _config(rules)
+        self._start(rules, seed, log)
+        cfg = self._cfg = self._config_for(rules)
         n = cfg.n
-        self.rules = rules
-        self.seed = seed
-        self._cfg = cfg
-        self._rng = Rng(seed)
-        self._moves = []
-        self._legal = None
-        self._log: list[Event] = []
-        self._result: GameResult | None = None
         self.dealer = 0
         self.round = 1
         self.direction = 1
         self.scores = [0] * n
         self.numbers = [cfg.start] * n if cfg.countdown else []
-        self._fresh: list[Event] | None = None
-        self._log = self._deal_round() if deal is None else self._setup(deal)
+        out: list[Event] | None = [] if log else None
+        self._out = out
+        if deal is None:
+            self._deal_round()
+        else:
+            self._setup(deal)
+        self._log = out
+        self._out = None
 
-    def _clear(self, rules: Rules, cfg: _Config) -> None:
-        """Fresh bookkeeping and no cards anywhere: the start of a state built by hand
-        from a view (search worlds), before its public facts and sampled cards go in."""
-        self.rules = rules
-        self.seed = 0
-        self._cfg = cfg
-        self._rng = Rng(0)
-        self._moves = []
-        self._legal = None
-        self._log = []
-        self._fresh = None
-        self._result = None
-        self.hands = [0] * cfg.n
-        self.stock: list[Card] = []
-        self.follow = 0
+    @classmethod
+    def _config_for(cls, rules: Rules) -> _Config:
+        if rules.ruleset not in ("classic", "ultimate", "countdown"):
+            raise ValueError(f"SheddingGame plays classic, ultimate or countdown, not {rules}")
+        return config_of(rules)
 
-    # -- public state -------------------------------------------------------------------
+    # -- public state and rule questions ------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
@@ -282,13 +307,41 @@ class SheddingGame(Game):
     def top_card(self) -> str:
         return CARD_TEXT[self.top]
 
+    @property
+    def pending_draw(self) -> int:
+        """The cards the player to move must draw unless they answer with a 2 (U7)."""
+        return 2 * self.pending
+
+    @property
+    def wild_masks(self) -> tuple[Mask, ...]:
+        """The cards wild for each seat, by seat."""
+        return self._wild
+
     def wild_mask(self, seat: int) -> Mask:
         """The cards that are wild for ``seat`` (eights, or the countdown number's rank)."""
-        return int(self._wild[seat])
+        return self._wild[seat]
+
+    def is_wild(self, card: Card, seat: int | None = None) -> bool:
+        return bool(self._wild[self._seat_or_current(seat)] >> (card & 63) & 1)
+
+    def playable_mask(self, seat: int | None = None) -> Mask:
+        """The cards ``seat`` may play now if they hold them: the twos against a pending
+        draw (U7), else the cards that follow and their wild cards."""
+        if self.pending:
+            return TWOS
+        return self.follow | self._wild[self._seat_or_current(seat)]
+
+    def follows(self, card: Card, seat: int | None = None) -> bool:
+        return bool(self.playable_mask(seat) >> (card & 63) & 1)
+
+    def hand_points(self, seat: int) -> int:
+        """G8 points (OpenSpiel's in that ruleset) of the cards in ``seat``'s hand."""
+        points = self._cfg.points
+        return sum(points[c] for c in cards_of(self.hands[seat]))
 
     # -- setting up a round -------------------------------------------------------------
 
-    def _deal_round(self) -> list[Event]:
+    def _deal_round(self) -> None:
         """Shuffle the full deck with the table's generator and deal a new round."""
         cfg = self._cfg
         n = cfg.n
@@ -303,8 +356,8 @@ class SheddingGame(Game):
             del stock[-count:]
         self.hands = hands
         self.stock = stock
-        self.discard: list[Card] = []
-        return self._begin(self._turn_starter(stock))
+        self.discard = []
+        self._begin(self._turn_starter(stock))
 
     def _turn_starter(self, stock: list[Card]) -> Card:
         """Turn the top stock card; in classic an eight goes back into the middle of the
@@ -318,7 +371,7 @@ class SheddingGame(Game):
                 tries += 1
         return starter
 
-    def _setup(self, deal: Deal) -> list[Event]:
+    def _setup(self, deal: Deal) -> None:
         cfg = self._cfg
         n = cfg.n
         if len(deal.hands) != n:
@@ -353,10 +406,7 @@ class SheddingGame(Game):
                 raise ValueError(f"{CARD_TEXT[card]} is dealt more often than the packs hold")
             return card
 
-        self.hands = [0] * n
-        for seat, cards in enumerate(deal.hands):
-            for text in cards:
-                self.hands[seat] = _add(self.hands[seat], take(text))
+        self.hands = [mask_of([take(t) for t in cards]) for cards in deal.hands]
         stock = [take(t) for t in deal.stock]
         stock.reverse()
         self.stock = stock
@@ -367,39 +417,54 @@ class SheddingGame(Game):
             starter = self._turn_starter(stock)
         else:
             raise ValueError("a deal needs a starter card or a stock to turn one from")
-        return self._begin(starter)
+        self._begin(starter)
 
-    def _begin(self, starter: Card) -> list[Event]:
-        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2);
-        return the events that open the round."""
+    def _wilds(self) -> tuple[Mask, ...]:
+        """Each seat's wild cards under the rules (K1: by number in countdown)."""
+        rules = self.rules
+        if self._cfg.countdown:
+            return tuple(rules.wild_mask(x) for x in self.numbers)
+        return (rules.wild_mask(),) * self._cfg.n
+
+    def _lay(self, card: Card, suit: Suit | None) -> None:
+        """``card`` goes on the discard pile, declaring ``suit`` (a wild card)."""
+        self.discard.append(card)
+        self.top = card
+        if suit is None:
+            self.suit = card >> 4
+            self.declared = False
+        else:
+            self.suit = suit
+            self.declared = True
+        self.follow = follow_mask(card, self.suit, self.declared)
+
+    def _begin(self, starter: Card) -> None:
+        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2)."""
         cfg = self._cfg
         n = cfg.n
-        if cfg.countdown:
-            self._wild = [RANK_MASK[x - 1] for x in self.numbers]
-        else:
-            self._wild = [EIGHTS] * n
-        self.discard.append(starter)
-        self.top = starter
-        self.suit = starter >> 4
-        self.declared = False
-        self.follow = SUIT_MASK[starter >> 4] | RANK_MASK[starter & 15]
+        self._wild = self._wilds()
+        self._lay(starter, None)
         self.pending = 0
         self.passes = 0
         self.drawn = -1
         self.phase = PLAY
-        events = [Event("round", None, data={"round": self.round, "dealer": self.dealer})]
-        for seat in range(n):
-            events.append(Event("deal", seat, tuple(cards_of(self.hands[seat])), True))
-        events.append(Event("starter", None, (starter,)))
+        out = self._out
+        mark = 0
+        if out is not None:
+            out.append(RoundStarted(round=self.round, dealer=self.dealer))
+            for seat in range(n):
+                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
+            mark = len(out)
         dealer = self.dealer
         self.current = (dealer + self.direction) % n
         if cfg.starter_rule == STARTER_DECLARE:
             if starter & 15 == EIGHT:
                 self.phase = DECLARE
                 self.current = dealer
-            elif cfg.actions:
-                self.current = self._after_action(dealer, starter & 15, events)
-        return events
+            elif cfg.actions and cfg.action_of[starter & 15]:
+                self.current = self._after_action(dealer, cfg.action_of[starter & 15])
+        if out is not None:
+            out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
 
     # -- legal moves --------------------------------------------------------------------
 
@@ -421,33 +486,26 @@ class SheddingGame(Game):
             return ()
         seat = self.current
         cfg = self._cfg
-        hand = self.hands[seat]
-        call = cfg.last_card == LC_MANUAL and hand.bit_count() == 2
+        call = cfg.last_card == LC_MANUAL and self.hands[seat].bit_count() == 2
         wilds = self._wild[seat]
         if phase == PLAY:
-            if cfg.two_packs:
-                hand = (hand | (hand >> COPY)) & LOW
+            plain, wild = self._playable(seat)
             if self.pending:
-                plain = hand & TWOS
-                wild = 0
-                tail = 1
+                tail = DRAW_TAIL
+            elif self.stock or (cfg.reshuffle and len(self.discard) > 1):
+                tail = DRAW_TAIL if (cfg.voluntary or not (plain | wild)) else 0
             else:
-                wild = hand & wilds
-                plain = hand & self.follow & ~wilds
-                if self.stock or (cfg.reshuffle and len(self.discard) > 1):
-                    tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
-                else:
-                    tail = 0 if (plain | wild) else 2
+                tail = 0 if (plain | wild) else PASS_TAIL
         elif phase == DRAWN:
             low = 1 << self.drawn
             if wilds & low:
                 plain, wild = 0, low
             else:
                 plain, wild = low, 0
-            tail = 2
+            tail = PASS_TAIL
         elif phase == AFTER_DRAW:
             plain, wild = self._playable(seat)
-            tail = 0 if (plain | wild) else 2
+            tail = 0 if (plain | wild) else PASS_TAIL
         else:
             return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
         table = _MEMOS.get(wilds)
@@ -455,7 +513,7 @@ class SheddingGame(Game):
             moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
             if moves is not None:
                 return moves
-        return _moves_for(plain, wild, call, tail, wilds)
+        return moves_for(plain, wild, call, tail, wilds)
 
     def _accepts_unlisted(self, move: Move) -> bool:
         if self.phase == OVER:
@@ -523,223 +581,226 @@ class SheddingGame(Game):
 
     # -- carrying out moves -------------------------------------------------------------
 
-    def _apply(self, move: Move) -> list[Event]:
+    def _step(self, move: Move) -> None:
         kind = move.kind
         seat = self.current
         if self.phase == DECLARE and kind is not TIMEOUT_KIND:
-            events = self._declare_starter(move.suit if move.suit is not None else 0)
+            self._declare_starter(move.suit if move.suit is not None else 0)
         elif kind is PLAY_KIND:
-            events = self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
+            self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
         elif kind is DRAW_KIND:
-            events = self._draw(seat)
+            self._draw(seat)
         elif kind is PASS_KIND:
-            events = self._pass(seat)
+            self._pass(seat)
         else:
-            events = self._timeout(seat)
-        fresh = self._fresh
-        if fresh is None:
-            self._log.extend(events)
-        else:
-            self._log = fresh
-            self._fresh = None
-        return events
+            self._timeout(seat)
 
-    def _declare_starter(self, suit: int) -> list[Event]:
+    def _declare_starter(self, suit: Suit) -> None:
         dealer = self.dealer
         self.suit = suit
         self.declared = True
-        self.follow = SUIT_MASK[suit]
+        self.follow = follow_mask(self.top, suit, True)
         self.phase = PLAY
         self.current = (dealer + self.direction) % self._cfg.n
-        return [Event("declared", dealer, (self.top,), data={"suit": SUITS[suit]})]
+        out = self._out
+        if out is not None:
+            out.append(SuitDeclared(seat=dealer, card=self.top, suit=suit))
 
-    def _timeout(self, seat: int) -> list[Event]:
+    def _timeout(self, seat: int) -> None:
         legal = self._compute_legal()
-        events = [Event("timeout", seat)]
+        out = self._out
+        if out is not None:
+            out.append(TimedOut(seat=seat))
         if DRAW in legal:
-            events.extend(self._draw(seat))
+            self._draw(seat)
         elif PASS in legal:
-            events.extend(self._pass(seat))
+            self._pass(seat)
         elif self.phase == DECLARE:
-            events.extend(self._declare_starter(self.top >> 4))
+            self._declare_starter(self.top >> 4)
         else:
             move = legal[0]
-            events.extend(self._play_card(seat, move.card, move.suit, move.call))  # type: ignore[arg-type]
-        return events
+            self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
 
-    def _play_card(self, seat: int, card: Card, suit: int | None, call: bool) -> list[Event]:
+    def _play_card(self, seat: int, card: Card, suit: Suit | None, call: bool) -> None:
         cfg = self._cfg
+        out = self._out
+        mark = 0 if out is None else len(out)
         hand = self.hands[seat]
         bit = 1 << card
         hand ^= (bit << COPY) if hand & (bit << COPY) else bit
         self.hands[seat] = hand
-        self.discard.append(card)
-        self.top = card
+        self._lay(card, suit)
         self.passes = 0
         self.phase = PLAY
         self.drawn = -1
-        if suit is not None:
-            self.suit = suit
-            self.declared = True
-            self.follow = SUIT_MASK[suit]
-            events = [Event("played", seat, (card,), False, {"declared": SUITS[suit]})]
-        else:
-            self.suit = card >> 4
-            self.declared = False
-            self.follow = SUIT_MASK[card >> 4] | RANK_MASK[card & 15]
-            events = [Event("played", seat, (card,))]
         left = hand.bit_count()
         if left == 1 and cfg.last_card:
             if cfg.last_card == LC_AUTO or call:
-                events.append(Event("last_card", seat, data={"auto": cfg.last_card == LC_AUTO}))
+                if out is not None:
+                    out.append(LastCardCalled(seat=seat, auto=cfg.last_card == LC_AUTO))
             else:
-                drawn = self._take(seat, 2, events)
-                events.append(Event("penalty", seat, drawn, True, {"reason": "last_card"}))
+                self._penalty(seat, 2, "last_card")
         elif left == 0:
-            self._end_round(seat, events)
-            return events
-        rank = card & 15
-        if cfg.actions and suit is None and rank in (TWO, QUEEN, ACE):
-            self.current = self._after_action(seat, rank, events)
+            if out is not None:
+                out.insert(mark, Played(seat=seat, card=card, declared=suit))
+            self._end_round(seat)
+            return
+        action = cfg.action_of[card & 15] if cfg.actions and suit is None else NO_ACTION
+        if action:
+            self.current = self._after_action(seat, action)
         else:
             self.current = (seat + self.direction) % cfg.n
-        return events
+        if out is not None:
+            out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
 
-    def _after_action(self, seat: int, rank: int, events: list[Event]) -> int:
-        """Apply the action of a 2, Q or A played by ``seat``; return the next player."""
+    def _after_action(self, seat: int, action: int) -> int:
+        """Carry out the action of a card played (or turned, U3) by ``seat``; return the
+        next player."""
         n = self._cfg.n
         nxt = (seat + self.direction) % n
-        if rank == TWO:
+        out = self._out
+        if action == DRAW_TWO:
             if self._cfg.stacking:
                 self.pending += 1
                 return nxt
-            drawn = self._take(nxt, 2, events)
-            events.append(Event("penalty", nxt, drawn, True, {"reason": "two"}))
-            events.append(Event("skipped", nxt))
+            self._penalty(nxt, 2, "draw_two")
+            if out is not None:
+                out.append(Skipped(seat=nxt))
             return (nxt + self.direction) % n
-        if rank == QUEEN:
-            events.append(Event("skipped", nxt))
+        if action == SKIP:
+            if out is not None:
+                out.append(Skipped(seat=nxt))
             return (nxt + self.direction) % n
-        if rank == ACE and n > 2:
+        if action == REVERSE and n > 2:
             self.direction = -self.direction
-            events.append(Event("direction", None, data={"direction": self.direction}))
+            if out is not None:
+                out.append(DirectionChanged(direction=self.direction))
             return (seat + self.direction) % n
         return nxt
 
-    def _take(self, seat: int, count: int, events: list[Event]) -> tuple[Card, ...]:
-        """Move up to ``count`` cards from the stock to a hand, reshuffling if allowed."""
+    def _draw_one(self, seat: int) -> Card:
+        """Move the top stock card to ``seat``'s hand, reshuffling first if the rules
+        allow (U9); return it, or -1 when there is nothing to draw."""
         stock = self.stock
-        drawn: list[Card] = []
+        if not stock:
+            if not (self._cfg.reshuffle and len(self.discard) > 1):
+                return -1
+            self._reshuffle()
+            stock = self.stock
+        card = stock.pop()
         hand = self.hands[seat]
-        for _ in range(count):
-            if not stock:
-                if not (self._cfg.reshuffle and len(self.discard) > 1):
-                    break
-                self._reshuffle(events)
-                stock = self.stock
-            card = stock.pop()
-            bit = 1 << card
-            hand |= (bit << COPY) if hand & bit else bit
-            drawn.append(card)
-        self.hands[seat] = hand
-        if drawn:
-            self.passes = 0
-        return tuple(drawn)
+        bit = 1 << card
+        self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
+        self.passes = 0
+        return card
 
-    def _reshuffle(self, events: list[Event]) -> None:
+    def _take(self, seat: int, count: int, drawn: list[Card] | None) -> int:
+        """Draw up to ``count`` cards for ``seat`` (listed in ``drawn`` if given);
+        return how many came."""
+        got = 0
+        while got < count:
+            card = self._draw_one(seat)
+            if card < 0:
+                break
+            got += 1
+            if drawn is not None:
+                drawn.append(card)
+        return got
+
+    def _penalty(self, seat: int, count: int, reason: PenaltyReason) -> int:
+        """``seat`` draws ``count`` penalty cards (what the stock has); how many came."""
+        out = self._out
+        if out is None:
+            return self._take(seat, count, None)
+        drawn: list[Card] = []
+        got = self._take(seat, count, drawn)
+        out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason=reason))
+        return got
+
+    def _reshuffle(self) -> None:
         top = self.discard.pop()
         stock = self.discard
         self._rng.shuffle(stock)
         self.stock = stock
         self.discard = [top]
-        events.append(Event("reshuffled", None, data={"count": len(stock)}))
+        out = self._out
+        if out is not None:
+            out.append(Reshuffled(count=len(stock)))
 
-    def _draw(self, seat: int) -> list[Event]:
+    def _draw(self, seat: int) -> None:
         cfg = self._cfg
-        events: list[Event] = []
+        out = self._out
         if self.pending:
             count = 2 * self.pending
             self.pending = 0
-            drawn = self._take(seat, count, events)
-            events.append(Event("penalty", seat, drawn, True, {"reason": "draw_two"}))
-            if not drawn:
+            if not self._penalty(seat, count, "draw_two"):
                 self.passes += 1
                 if self.passes >= cfg.n:
-                    self._end_round(None, events)
-                    return events
+                    self._end_round(None)
+                    return
             self.current = (seat + self.direction) % cfg.n
-            return events
+            return
         policy = cfg.policy
+        drawn: list[Card] | None = None if out is None else []
         if policy == UNTIL_PLAYABLE:
-            cards: list[Card] = []
             while True:
-                got = self._take(seat, 1, events)
-                if not got:
+                card = self._draw_one(seat)
+                if card < 0:
                     break
-                cards.append(got[0])
-                if self._fits(seat, got[0]):
+                if drawn is not None:
+                    drawn.append(card)
+                if self._fits(seat, card):
                     break
-            events.append(Event("drew", seat, tuple(cards), True))
+            if out is not None and drawn is not None:
+                out.append(Drew(seat=seat, cards=tuple(drawn)))
             self.phase = AFTER_DRAW
-            return events
-        stock = self.stock
-        if stock:
-            card = stock.pop()
-            hand = self.hands[seat]
-            bit = 1 << card
-            self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
-            self.passes = 0
-            events.append(Event("drew", seat, (card,), True))
-        else:
-            got = self._take(seat, 1, events)
-            events.append(Event("drew", seat, got, True))
-            card = got[0] if got else -1
+            return
+        card = self._draw_one(seat)
+        if out is not None:
+            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
         if policy == UNTIL_PLAY:
-            return events
+            return
         if policy == SINGLE and card >= 0 and self._fits(seat, card):
             self.phase = DRAWN
             self.drawn = card
-            return events
+            return
         self.current = (seat + self.direction) % cfg.n
-        return events
 
     def _fits(self, seat: int, card: Card) -> bool:
         """Whether ``card`` is legal for ``seat`` now (no draw-two is pending)."""
         return bool(((self.follow | self._wild[seat]) >> card) & 1)
 
-    def _pass(self, seat: int) -> list[Event]:
-        events = [Event("passed", seat)]
+    def _pass(self, seat: int) -> None:
+        out = self._out
+        if out is not None:
+            out.append(Passed(seat=seat))
         self.phase = PLAY
         self.drawn = -1
         self.passes += 1
         if self.passes >= self._cfg.n:
-            self._end_round(None, events)
+            self._end_round(None)
         else:
             self.current = (seat + self.direction) % self._cfg.n
-        return events
 
     # -- end of a round and of the game -------------------------------------------------
 
-    def hand_points(self, seat: int) -> int:
-        """G8 points of the cards in ``seat``'s hand."""
-        points = self._cfg.points
-        return sum(points[c] for c in cards_of(self.hands[seat]))
+    def _blockade_winner(self, points: list[int]) -> int:
+        """C10: the lowest hand points, then fewer cards, then the seat nearest the
+        dealer's left."""
+        n = self._cfg.n
+        return min(
+            range(n),
+            key=lambda s: (points[s], self.hands[s].bit_count(), (s - self.dealer - 1) % n),
+        )
 
-    def _end_round(self, winner: int | None, events: list[Event]) -> None:
+    def _end_round(self, winner: int | None) -> None:
         cfg = self._cfg
         n = cfg.n
         points = [self.hand_points(s) for s in range(n)]
-        reason = "out" if winner is not None else "blockade"
+        reason: EndReason = "out" if winner is not None else "blockade"
         if winner is None and not cfg.countdown:
-            order = sorted(
-                range(n),
-                key=lambda s: (
-                    points[s],
-                    self.hands[s].bit_count(),
-                    (s - self.dealer - 1) % n,
-                ),
-            )
-            winner = order[0]
+            winner = self._blockade_winner(points)
+        scored = [0] * n
         game_over = not cfg.match
         if cfg.countdown:
             if winner is not None:
@@ -748,33 +809,40 @@ class SheddingGame(Game):
         elif cfg.penalty_scoring:
             for s in range(n):
                 if s != winner:
+                    scored[s] = points[s]
                     self.scores[s] += points[s]
             game_over = game_over or max(self.scores) >= cfg.target
         else:
             assert winner is not None
-            self.scores[winner] += sum(points[s] for s in range(n) if s != winner)
+            scored[winner] = sum(points[s] for s in range(n) if s != winner)
+            self.scores[winner] += scored[winner]
             game_over = game_over or self.scores[winner] >= cfg.target
-        data: dict[str, Any] = {
-            "round": self.round,
-            "reason": reason,
-            "points": points,
-            "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in self.hands],
-            "scores": list(self.scores),
-        }
-        if cfg.countdown:
-            data["numbers"] = list(self.numbers)
-        events.append(Event("round_over", winner, data=data))
+        out = self._out
+        if out is not None:
+            out.append(
+                RoundOver(
+                    seat=winner,
+                    round=self.round,
+                    reason=reason,
+                    points=tuple(points),
+                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
+                    scored=tuple(scored),
+                    scores=tuple(self.scores),
+                    target=cfg.target if cfg.match and not cfg.countdown else None,
+                    numbers=tuple(self.numbers) if cfg.countdown else None,
+                )
+            )
         if game_over:
-            self._finish(winner, points, events)
+            self._finish(winner, points, reason)
             return
         self.dealer = (self.dealer + 1) % n
         self.round += 1
         self.direction = 1
-        fresh = self._deal_round()
-        events.extend(fresh)
-        self._fresh = fresh
+        if out is not None:
+            self._round_mark = len(out)
+        self._deal_round()
 
-    def _finish(self, last_winner: int | None, points: list[int], events: list[Event]) -> None:
+    def _finish(self, last_winner: int | None, points: list[int], reason: EndReason) -> None:
         cfg = self._cfg
         n = cfg.n
         self.phase = OVER
@@ -799,30 +867,92 @@ class SheddingGame(Game):
             standings=tuple(standings),
             points=tuple(key_points),
             rounds=self.round,
-            reason="blockade" if last_winner is None else "out",
+            reason=reason,
         )
-        events.append(Event("game_over", winner, data=self._result.to_dict()))
+        out = self._out
+        if out is not None:
+            out.append(GameOver(seat=winner, result=self._result))
 
-    # -- views ----------------------------------------------------------------------------
+    # -- the playout policy ---------------------------------------------------------------
 
-    def view(self, seat: int | None = None, *, log: bool = False) -> dict[str, Any]:
+    def _pinned(self) -> Card:
+        return self.drawn if self.phase == DRAWN and self.drawn >= 0 else -1
+
+    def _greedy(self, legal: tuple[Move, ...], draw: int) -> Move:
+        """Call last card; shed a card that is not wild from the suit the hand holds
+        most of (ties by ``draw``); else a wild card declaring that suit; else draw or
+        pass."""
+        hand = self.hands[self.current]
+        kinds = (hand | (hand >> COPY)) & LOW
+        plain = wild = False
+        plain_call = wild_call = False
+        for m in legal:
+            if m.kind is PLAY_KIND:
+                if m.suit is None:
+                    plain = True
+                    plain_call = plain_call or m.call
+                else:
+                    wild = True
+                    wild_call = wild_call or m.call
+        if plain:
+            best = -1
+            ties = 0
+            for m in legal:
+                if m.kind is PLAY_KIND and m.suit is None and m.call == plain_call:
+                    length = _suit_length(kinds, m.card)
+                    if length > best:
+                        best = length
+                        ties = 1
+                    elif length == best:
+                        ties += 1
+            pick = (draw * ties) >> 32
+            for m in legal:
+                if (
+                    m.kind is PLAY_KIND
+                    and m.suit is None
+                    and m.call == plain_call
+                    and _suit_length(kinds, m.card) == best
+                ):
+                    if not pick:
+                        return m
+                    pick -= 1
+        if wild:
+            suit = 0
+            for s in range(1, 4):
+                if (kinds & SUIT_MASK[s]).bit_count() > (kinds & SUIT_MASK[suit]).bit_count():
+                    suit = s
+            for m in legal:
+                if m.kind is PLAY_KIND and m.suit == suit and m.call == wild_call:
+                    return m
+        for m in legal:
+            if m.kind is not PLAY_KIND:
+                return m
+        return legal[0]
+
+    # -- views and positions --------------------------------------------------------------
+
+    def _players(self) -> list[PlayerView]:
+        players: list[PlayerView] = []
+        countdown = self._cfg.countdown
+        for s in range(self._cfg.n):
+            entry: PlayerView = {
+                "seat": s,
+                "cards": self.hands[s].bit_count(),
+                "score": self.scores[s],
+            }
+            if countdown:
+                entry["number"] = self.numbers[s]
+                entry["wild"] = RANKS[self.numbers[s] - 1]
+            players.append(entry)
+        return players
+
+    def view(self, seat: int | None = None, *, log: bool = False) -> SheddingView:
         cfg = self._cfg
         n = cfg.n
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or None; got {seat!r}")
         over = self.phase == OVER
-        players: list[dict[str, Any]] = []
-        for s in range(n):
-            entry: dict[str, Any] = {
-                "seat": s,
-                "cards": self.hands[s].bit_count(),
-                "score": self.scores[s],
-            }
-            if cfg.countdown:
-                entry["number"] = self.numbers[s]
-                entry["wild"] = "A23456789TJQK"[self.numbers[s] - 1]
-            players.append(entry)
-        out: dict[str, Any] = {
+        out: SheddingView = {
             "ruleset": self.rules.ruleset,
             "rules": self.rules.to_dict(),
             "seat": seat,
@@ -835,66 +965,111 @@ class SheddingGame(Game):
             "active_suit": SUITS[self.suit],
             "declared": self.declared,
             "pending_draw": 2 * self.pending,
+            "passes": self.passes,
             "stock": len(self.stock),
             "discard": [CARD_TEXT[c] for c in self.discard],
-            "players": players,
+            "players": self._players(),
             "target": cfg.target if cfg.match and not cfg.countdown else None,
             "over": over,
             "result": self._result.to_dict() if self._result else None,
         }
         if seat is not None:
             out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-            mine = not over and seat == self.current
-            out["legal"] = [m.text for m in self.legal_moves()] if mine else []
-            if mine and self.phase == DRAWN:
-                out["drawn"] = CARD_TEXT[self.drawn]
+            if not over and seat == self.current:
+                legal = self.legal_moves()
+                out["legal"] = [m.text for m in legal]
+                out["legal_moves"] = [m.to_dict() for m in legal]
+                if self.phase == DRAWN:
+                    out["drawn"] = CARD_TEXT[self.drawn]
+            else:
+                out["legal"] = []
+                out["legal_moves"] = []
         if log:
-            out["log"] = [e.for_seat(seat) for e in self._log]
+            out["log"] = self._log_for(seat)
         return out
 
-    def clone(self) -> SheddingGame:
-        other = SheddingGame(self.rules, self.seed, _blank=True)
-        self._copy_into(other)
-        return other
+    @classmethod
+    def from_view(
+        cls,
+        view: SheddingView,
+        hidden: Hidden,
+        *,
+        rules: Rules | None = None,
+        seed: int = 0,
+        log: bool = False,
+        rng: Rng | None = None,
+    ) -> SheddingGame:
+        """A playable game in the position ``view`` shows, with the ``hidden`` cards
+        (see ``game.from_view``). A drawn card the view does not show (another seat's)
+        is taken to be the lowest card of that hand that may be played."""
+        rules = rules or Rules.from_dict(view["rules"])
+        game = cls._blank(rules, seed, log)
+        game._cfg = cls._config_for(rules)
+        game._read_view(view)
+        game.set_hidden(hidden, check=False)
+        check_hidden(game, view)
+        if rng is not None:
+            game._rng = rng.clone()
+        return game
 
-    def _copy_into(self, other: SheddingGame) -> None:
-        """Copy every field of this state into ``other`` (a blank instance, maybe of a
-        subclass: its own fields are its to copy)."""
-        other.rules = self.rules
-        other.seed = self.seed
-        other._cfg = self._cfg
-        other._rng = self._rng.clone()
-        other._moves = self._moves.copy()
-        other._legal = self._legal
-        other._log = self._log.copy()
-        other._fresh = None
-        other._result = self._result
-        other._wild = self._wild
-        other.current = self.current
-        other.dealer = self.dealer
-        other.declared = self.declared
-        other.direction = self.direction
-        other.discard = self.discard.copy()
-        other.drawn = self.drawn
-        other.follow = self.follow
-        other.hands = self.hands.copy()
-        other.numbers = self.numbers.copy()
-        other.passes = self.passes
-        other.pending = self.pending
-        other.phase = self.phase
-        other.round = self.round
-        other.scores = self.scores.copy()
-        other.stock = self.stock.copy()
-        other.suit = self.suit
-        other.top = self.top
+    def _read_view(self, view: SheddingView) -> None:
+        """Set every public fact of the position from ``view`` (no cards in hand)."""
+        cfg = self._cfg
+        n = cfg.n
+        players = view["players"]
+        if len(players) != n:
+            raise ValueError("the view is of a game with another number of players")
+        self.discard = [parse_card(c) for c in view["discard"]]
+        self.top = self.discard[-1]
+        self.suit = SUITS.index(view["active_suit"])
+        self.declared = bool(view["declared"])
+        self.follow = follow_mask(self.top, self.suit, self.declared)
+        self.pending = int(view["pending_draw"]) // 2
+        self.direction = int(view["direction"])
+        self.dealer = int(view["dealer"])
+        self.round = int(view["round"])
+        self.scores = [int(p["score"]) for p in players]
+        self.numbers = [int(p["number"]) for p in players] if cfg.countdown else []
+        self._wild = self._wilds()
+        self.phase = PHASE_NAMES.index(view["phase"])
+        current = view["current"]
+        self.current = int(current) if current is not None else 0
+        self.passes = int(view["passes"])
+        self.drawn = -1
+        if self.phase == DRAWN:
+            drawn = view.get("drawn")
+            self.drawn = UNKNOWN_DRAWN if drawn is None else parse_card(drawn)
+        self.hands = [0] * n
+        self.stock = []
+        result = view["result"]
+        self._result = None if result is None else GameResult.from_dict(result)
+
+    def set_hidden(self, hidden: Hidden, *, seed: int | None = None, check: bool = True) -> None:
+        masks = hidden.hand_masks()
+        stock = hidden.stock_cards()
+        if check:
+            if len(masks) != len(self.hands):
+                raise ValueError(f"hidden has {len(masks)} hands for {len(self.hands)} players")
+            for seat, mask in enumerate(masks):
+                if mask.bit_count() != self.hands[seat].bit_count():
+                    raise ValueError(
+                        f"seat {seat} holds {self.hands[seat].bit_count()} cards, "
+                        f"not {mask.bit_count()}"
+                    )
+            if len(stock) != len(self.stock):
+                raise ValueError(f"the stock has {len(self.stock)} cards, not {len(stock)}")
+        self.hands = masks
+        self.stock = stock
+        if self.phase == DRAWN:
+            hand = masks[self.current]
+            if self.drawn < 0 or not (hand | (hand >> COPY)) >> self.drawn & 1:
+                kinds = (hand | (hand >> COPY)) & LOW
+                fits = kinds & (self.follow | self._wild[self.current]) or kinds
+                self.drawn = (fits & -fits).bit_length() - 1
+        if seed is not None:
+            self.seed = seed
+            self._rng = Rng(seed)
+        self._legal = None
 
 
-FIELDS[SheddingGame] = _SHEDDING_FIELDS
-
-
-def _add(hand: Mask, card: Card) -> Mask:
-    bit = 1 << card
-    return hand | ((bit << COPY) if hand & bit else bit)
-
-
-__all__ = ["SheddingGame"]
+__all__ = ["PHASE_NAMES", "SheddingGame", "follow_mask"]
