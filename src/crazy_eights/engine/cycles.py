@@ -58,6 +58,8 @@ Decisions where RULES.md is silent (each follows what the seed's host would do):
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import (
     ALL_CARDS,
     BLACK_JOKER,
@@ -103,34 +105,38 @@ from .events import (
 from .game import Deal, Game, GameResult, Hidden, check_hidden
 from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
 from .result import EndReason
-from .rng import Rng
+from .rng import Rng, below, xorshift32
 from .rules import Rules
 from .views import CycleCard, CyclesPhase, CyclesPlayerView, CyclesView
 
-_STOP = -2
+_STOP: Final = -2
 """Returned by the cycle machinery when a player is to move or the game is over."""
 
 # phases
-LEAD, FOLLOW, OVER = 0, 1, 2
-PHASE_NAMES: tuple[CyclesPhase, ...] = ("lead", "follow", "over")
+LEAD: Final = 0
+FOLLOW: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final[tuple[CyclesPhase, ...]] = ("lead", "follow", "over")
 # last-card settings
-LC_OFF, LC_MANUAL, LC_AUTO = 0, 1, 2
-_LAST_CARD = {"off": LC_OFF, "manual": LC_MANUAL, "auto": LC_AUTO}
+LC_OFF: Final = 0
+LC_MANUAL: Final = 1
+LC_AUTO: Final = 2
+_LAST_CARD: Final = {"off": LC_OFF, "manual": LC_MANUAL, "auto": LC_AUTO}
 
-VALUE: tuple[int, ...] = tuple(cycles_value(c) if c in CARD_TEXT else 0 for c in range(64))
-POWER: tuple[int, ...] = tuple(cycles_power(c) if c in CARD_TEXT else 0 for c in range(64))
+VALUE: Final[tuple[int, ...]] = tuple(cycles_value(c) if c in CARD_TEXT else 0 for c in range(64))
+POWER: Final[tuple[int, ...]] = tuple(cycles_power(c) if c in CARD_TEXT else 0 for c in range(64))
 # Y6: the cards that follow a lead suit (the suit, JK, and the joker of its colour).
-FIT: tuple[Mask, ...] = tuple(
+FIT: Final[tuple[Mask, ...]] = tuple(
     SUIT_MASK[s] | (1 << JOKER) | (1 << (RED_JOKER if s in (1, 2) else BLACK_JOKER))
     for s in range(4)
 )
 # Y7: the suits a led joker may declare.
-JOKER_SUITS: dict[Card, tuple[int, ...]] = {
+JOKER_SUITS: Final[dict[Card, tuple[int, ...]]] = {
     BLACK_JOKER: (0, 3),
     RED_JOKER: (1, 2),
     JOKER: (0, 1, 2, 3),
 }
-FULL_DECK: Mask = sum(1 << c for c in ALL_CARDS)
+FULL_DECK: Final[Mask] = sum(1 << c for c in ALL_CARDS)
 
 
 def hand_value(hand: Mask) -> int:
@@ -184,13 +190,13 @@ def _follow_moves(card: Card, call: bool) -> tuple[Move, ...]:
     return (Move.play(card),) + ((Move.play(card, call=True),) if call else ())
 
 
-_LEAD = [
+_LEAD: Final = [
     [_lead_moves(c, call) if c in CARD_TEXT else () for c in range(64)] for call in (False, True)
 ]
-_FOLLOW = [
+_FOLLOW: Final = [
     [_follow_moves(c, call) if c in CARD_TEXT else () for c in range(64)] for call in (False, True)
 ]
-_MEMO: dict[int, tuple[Move, ...]] = {}
+_MEMO: Final[dict[int, tuple[Move, ...]]] = {}
 
 
 def _moves_for(mask: Mask, lead: bool, call: bool) -> tuple[Move, ...]:
@@ -245,8 +251,15 @@ class CyclesGame(Game):
     """Each seat's Y13 revealed count while its hand is unchanged, else -1."""
 
     def __init__(
-        self, rules: Rules, seed: int, deal: Deal | None = None, *, log: bool = True
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        deal: Deal | None = None,
+        *,
+        log: bool = True,
     ) -> None:
+        if rules is None:
+            return  # a blank state for a copy or an unpickled one (see Game.clone)
         self._start(rules, seed, log)
         self._reset()
         n = self._n
@@ -817,12 +830,33 @@ class CyclesGame(Game):
         """Whether ``move`` calls last card exactly when it leaves one card (Y11, Y13)."""
         return move.call == (self.hands[self.current].bit_count() == 2)
 
+    def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
+        """``playout`` over the legal-move tuples (memoised, so no move is built)."""
+        moves = self._moves
+        made = 0
+        while made != max_moves and self.phase != OVER:
+            legal = self._compute_legal()
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                x = xorshift32(x)
+                if greedy:
+                    explore = x < threshold
+                    x = xorshift32(x)
+                    move = self._explore(legal, x) if explore else self._greedy(legal)
+                else:
+                    move = legal[below(x, len(legal))]
+            self._step(move)
+            moves.append(move.text)
+            made += 1
+        return made
+
     def _explore(self, legal: tuple[Move, ...], draw: int) -> Move:
         """Uniform among the moves that call last card right (any move if none does)."""
         count = sum(1 for m in legal if self._called_right(m))
         if not count:
-            return legal[(draw * len(legal)) >> 32]
-        pick = (draw * count) >> 32
+            return legal[below(draw, len(legal))]
+        pick = below(draw, count)
         for m in legal:
             if self._called_right(m):
                 if not pick:
@@ -830,7 +864,7 @@ class CyclesGame(Game):
                 pick -= 1
         return legal[0]
 
-    def _greedy(self, legal: tuple[Move, ...], draw: int) -> Move:
+    def _greedy(self, legal: tuple[Move, ...]) -> Move:
         """Call last card right; with two cards left lead a joker first (Y14); else the
         card of lowest power (Y3)."""
         two_left = self.hands[self.current].bit_count() == 2

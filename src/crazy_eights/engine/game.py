@@ -19,22 +19,22 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from .cards import CARD_TEXT, Card, Mask, add_card, cards_of, parse_card
 from .events import Event
 from .moves import TIMEOUT, Move, MoveData, MoveSyntaxError
 from .result import GameResult
-from .rng import Rng, xorshift32, xorshift_seed
+from .rng import Rng, xorshift_seed
 from .rules import Rules
 from .views import CyclesView, SheddingView
 
-COMPILED = not __file__.endswith(".py")
+COMPILED: Final = not __file__.endswith(".py")
 """Whether this module runs compiled with mypyc (the build ``.ci/run`` checks)."""
 
 Policy = Literal["random", "greedy"]
-"""How ``playout`` chooses: uniformly among the legal moves, or greedily (see each
-state machine's ``_greedy``) with a share ``epsilon`` of uniform choices."""
+"""How ``playout`` chooses: uniformly among the legal moves, or greedily with a share
+``epsilon`` of exploring choices (see ``Game.playout``)."""
 CardLike = Card | str
 G = TypeVar("G", bound="Game")
 
@@ -180,16 +180,6 @@ class Game(ABC):
     def _accepts_unlisted(self, move: Move) -> bool:
         """Whether a legal move that ``legal_moves`` leaves out (a harmless false
         last-card call, the table's ``timeout``) is accepted now."""
-
-    @abstractmethod
-    def _greedy(self, legal: tuple[Move, ...], draw: int) -> Move:
-        """The greedy playout policy's move among ``legal`` (``draw``: a random 32-bit
-        number for its tie-breaks)."""
-
-    def _explore(self, legal: tuple[Move, ...], draw: int) -> Move:
-        """The greedy playout's exploring move (a share ``epsilon`` of its choices):
-        uniform among ``legal``."""
-        return legal[(draw * len(legal)) >> 32]
 
     @abstractmethod
     def _pinned(self) -> Card:
@@ -343,7 +333,10 @@ class Game(ABC):
     # -- copies, search and interop ---------------------------------------------------------
 
     def clone(self: G) -> G:
-        """An independent copy (lists and the generator copied, the rest shared)."""
+        """An independent copy (lists and the generator copied, the rest shared).
+
+        Every state machine can be made blank (``cls()``, no deal), which copies and
+        unpickling fill in; a class compiled with mypyc calls ``__init__`` for that."""
         other = type(self).__new__(type(self))
         _copy_fields(self, other)
         return other
@@ -398,12 +391,16 @@ class Game(ABC):
 
         ``policy="random"`` chooses uniformly among the legal moves, exactly as
         ``legal_moves()[below(len)]`` would; ``"greedy"`` plays each state machine's
-        greedy move (``_greedy``) except for a share ``epsilon`` of exploring ones
-        (``_explore``: uniform, in cycles among the moves that call last card right).
+        greedy move except for a share ``epsilon`` of exploring ones (uniform; in
+        cycles among the moves that call last card right). Shedding's greedy move:
+        call last card; shed a card that is not wild from the suit the hand holds most
+        of; else a wild card declaring that suit; else draw or pass. Cycles': call last
+        card right; with two cards left a joker first (Y14); else the lowest card.
         The choices come from ``rng.xorshift32`` seeded with ``xorshift_seed(seed)``,
         one number per choice among two or more moves (two with ``"greedy"``: the
-        first decides on ``epsilon``), the index being ``(number * count) >> 32``; the
-        same seed on the same position plays the same moves (common random numbers).
+        first decides on ``epsilon``), the index being ``rng.below(number, count)``;
+        the same seed on the same position plays the same moves (common random
+        numbers).
         Only a game without an event log plays out (``new_game(..., log=False)``,
         ``from_view``), since a log would miss these moves.
         """
@@ -412,29 +409,14 @@ class Game(ABC):
         greedy = policy == "greedy"
         if not greedy and policy != "random":
             raise ValueError(f"policy must be 'random' or 'greedy'; got {policy!r}")
-        threshold = int(epsilon * 4294967296.0)
-        x = xorshift_seed(seed)
-        moves = self._moves
-        made = 0
         self._out = None
         self._legal = None
-        while made != max_moves and not self.is_over:
-            legal = self._compute_legal()
-            count = len(legal)
-            if count == 1:
-                move = legal[0]
-            else:
-                x = xorshift32(x)
-                if greedy:
-                    chosen = x >= threshold
-                    x = xorshift32(x)
-                    move = self._greedy(legal, x) if chosen else self._explore(legal, x)
-                else:
-                    move = legal[(x * count) >> 32]
-            self._step(move)
-            moves.append(move.text)
-            made += 1
-        return made
+        return self._play_out(xorshift_seed(seed), greedy, int(epsilon * 4294967296.0), max_moves)
+
+    @abstractmethod
+    def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
+        """``playout``'s loop: ``x`` the generator's state, ``threshold`` the share of
+        exploring choices of 2**32."""
 
     def __repr__(self) -> str:
         return (
@@ -453,26 +435,11 @@ class Game(ABC):
         return seat
 
 
-if COMPILED:
-
-    def _copy_fields(source: Game, target: Game) -> None:
-        """Copy every field of ``source`` into ``target``: mutable ones (lists, the
-        generator) copied, the rest shared. A compiled class keeps its fields in
-        ``__mypyc_attrs__`` and reads and writes them with ``__getstate__`` and
-        ``__setstate__``."""
-        state: dict[str, Any] = source.__getstate__()  # type: ignore[assignment]
-        for name, value in state.items():
-            if value.__class__ is list:
-                state[name] = value.copy()
-            elif value.__class__ is Rng:
-                state[name] = value.clone()
-        target.__setstate__(state)  # type: ignore[attr-defined]
-
-else:
-
-    def _copy_fields(source: Game, target: Game) -> None:
-        """Copy every field of ``source`` into ``target``: mutable ones (lists, the
-        generator) copied, the rest shared."""
+def _copy_fields(source: Game, target: Game) -> None:
+    """Copy every field of ``source`` into ``target``: mutable ones (lists, the
+    generator) copied, the rest shared. A Python class keeps its fields in its
+    ``__dict__``; a class compiled with mypyc names them in ``__mypyc_attrs__``."""
+    if not COMPILED:
         state = source.__dict__.copy()
         for name, value in state.items():
             if value.__class__ is list:
@@ -480,6 +447,26 @@ else:
             elif value.__class__ is Rng:
                 state[name] = value.clone()
         target.__dict__ = state
+        return
+    for name in _compiled_fields(type(source)):
+        value = getattr(source, name, _MISSING)
+        if value.__class__ is list:
+            value = value.copy()
+        elif value.__class__ is Rng:
+            value = value.clone()
+        if value is not _MISSING:
+            setattr(target, name, value)
+
+
+_MISSING: Final = object()
+_FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}
+
+
+def _compiled_fields(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(getattr(cls, "__mypyc_attrs__", ()))
+    return names
 
 
 def check_hidden(game: Game, view: SheddingView | CyclesView) -> None:
@@ -512,21 +499,28 @@ def is_timeout(move: Move) -> bool:
     return move is TIMEOUT
 
 
+_CLASSES: Final[dict[str, type[Game]]] = {}
+
+
 def game_class(rules: Rules) -> type[Game]:
     """The state machine that plays ``rules``."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    if rules.family == "cycles":
+    cls = _CLASSES.get(rules.ruleset)
+    if cls is None:
         from .cycles import CyclesGame
-
-        return CyclesGame
-    if rules.ruleset == "openspiel":
         from .openspiel_rules import OpenSpielGame
+        from .shedding import SheddingGame
 
-        return OpenSpielGame
-    from .shedding import SheddingGame
-
-    return SheddingGame
+        _CLASSES.update(
+            classic=SheddingGame,
+            ultimate=SheddingGame,
+            countdown=SheddingGame,
+            openspiel=OpenSpielGame,
+            cycles=CyclesGame,
+        )
+        cls = _CLASSES[rules.ruleset]
+    return cls
 
 
 def new_game(

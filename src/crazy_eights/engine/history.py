@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import UNKNOWN, Card, Mask, Suit
 from .cycles import FIT, FULL_DECK
@@ -57,8 +58,8 @@ class TableFacts:
         return TWOS if self.pending else self.follow | wild
 
 
-_START = TableFacts(top=UNKNOWN, suit=-1, declared=False, pending=0, follow=0)
-_BETWEEN_CYCLES = TableFacts(
+_START: Final = TableFacts(top=UNKNOWN, suit=-1, declared=False, pending=0, follow=0)
+_BETWEEN_CYCLES: Final = TableFacts(
     top=UNKNOWN, suit=-1, declared=False, pending=0, follow=FULL_DECK, cycles=True
 )
 

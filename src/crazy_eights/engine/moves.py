@@ -32,7 +32,7 @@ DECLARE_KIND: Final = MoveKind.DECLARE
 
 
 MoveKindName = Literal["play", "draw", "pass", "timeout", "declare"]
-KIND_NAMES: tuple[MoveKindName, ...] = ("play", "draw", "pass", "timeout", "declare")
+KIND_NAMES: Final[tuple[MoveKindName, ...]] = ("play", "draw", "pass", "timeout", "declare")
 
 
 class MoveData(TypedDict):
@@ -210,7 +210,7 @@ def _format(kind: int, card: Card | None, suit: Suit | None, call: bool) -> str:
     return text + ("!" if call else "")
 
 
-_WORDS = {"draw": MoveKind.DRAW, "pass": MoveKind.PASS, "timeout": MoveKind.TIMEOUT}
+_WORDS: Final = {"draw": MoveKind.DRAW, "pass": MoveKind.PASS, "timeout": MoveKind.TIMEOUT}
 
 
 def _parse(text: str) -> Move:
@@ -239,6 +239,6 @@ def _parse(text: str) -> Move:
     return Move(MoveKind.PLAY, card, suit, call)
 
 
-DRAW = Move(MoveKind.DRAW)
-PASS = Move(MoveKind.PASS)
-TIMEOUT = Move(MoveKind.TIMEOUT)
+DRAW: Final = Move(MoveKind.DRAW)
+PASS: Final = Move(MoveKind.PASS)
+TIMEOUT: Final = Move(MoveKind.TIMEOUT)

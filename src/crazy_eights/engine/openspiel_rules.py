@@ -36,18 +36,15 @@ from __future__ import annotations
 
 from typing import cast
 
-from .cards import COPY, EIGHT, Card, Suit, cards_of, openspiel_points, standard_deck
+from .cards import COPY, EIGHT, Card, cards_of, openspiel_points, standard_deck
 from .events import (
     Dealt,
-    DirectionChanged,
     Drew,
     GameOver,
     Passed,
     PenaltyDrawn,
-    Played,
     RoundOver,
     RoundStarted,
-    Skipped,
     StarterReturned,
     StarterTurned,
 )
@@ -56,18 +53,12 @@ from .moves import DRAW_KIND, PASS_KIND, Move
 from .result import EndReason
 from .rules import Rules
 from .shedding import (
-    DRAW_TAIL,
-    EIGHTS,
     NO_ACTION,
     OVER,
-    PASS_TAIL,
     PLAY,
-    REVERSE,
-    SKIP,
     SheddingGame,
     _Config,
     config_of,
-    moves_for,
 )
 from .views import OpenSpielView, SheddingView
 
@@ -136,7 +127,7 @@ class OpenSpielGame(SheddingGame):
         self.current = (dealer + self.direction) % n
         action = cfg.action_of[starter & 15] if cfg.actions else NO_ACTION
         if action:
-            self.current = self._action(dealer, action)
+            self.current = self._after_action(dealer, action)
         if out is not None:
             out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
 
@@ -148,16 +139,6 @@ class OpenSpielGame(SheddingGame):
         if count or not self._cfg.reshuffle:
             return count
         return len(self.discard) - 1
-
-    def _compute_legal(self) -> tuple[Move, ...]:
-        if self.phase == OVER:
-            return ()
-        plain, wild = self._playable(self.current)
-        if self.pending or (self.draws < self._cfg.max_draw and self.available() > 0):
-            tail = DRAW_TAIL
-        else:
-            tail = PASS_TAIL
-        return moves_for(plain, wild, False, tail, EIGHTS)
 
     def _why_illegal(self, move: Move) -> str:
         if self.phase != OVER:
@@ -172,90 +153,44 @@ class OpenSpielGame(SheddingGame):
 
     # -- carrying out moves ---------------------------------------------------------------
 
-    def _play_card(self, seat: int, card: Card, suit: Suit | None, call: bool) -> None:
+    def _draw(self, seat: int) -> None:
+        """Draw one card (the turn goes on, up to ``max_draw_cards`` draws), or the
+        pending draw-two, which ends the turn."""
         cfg = self._cfg
         out = self._out
-        mark = 0 if out is None else len(out)
-        bit = 1 << card
-        hand = self.hands[seat]
-        hand ^= (bit << COPY) if hand & (bit << COPY) else bit
-        self.hands[seat] = hand
-        self._lay(card, suit)
-        self.passes = 0
-        self.draws = 0
-        self.plays += 1
-        if not hand or self.plays >= cfg.max_turns:
-            if out is not None:
-                out.insert(mark, Played(seat=seat, card=card, declared=suit))
-            self._end(seat if not hand else None)
-            return
-        self._refill()
-        action = cfg.action_of[card & 15] if cfg.actions else NO_ACTION
-        if action:
-            self.current = self._action(seat, action)
-        else:
-            self.current = (seat + self.direction) % cfg.n
-        if out is not None:
-            out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
-
-    def _action(self, seat: int, action: int) -> int:
-        """Carry out a Q, A or 2 played (or upturned) by ``seat``; return the next seat."""
-        n = self._cfg.n
-        nxt = (seat + self.direction) % n
-        out = self._out
-        if action == SKIP:
-            if out is not None:
-                out.append(Skipped(seat=nxt))
-            return (nxt + self.direction) % n
-        if action == REVERSE:
-            self.direction = -self.direction
-            if out is not None:
-                out.append(DirectionChanged(direction=self.direction))
-            return (seat + self.direction) % n
-        if self.available():
-            self.pending += 1
-        return nxt
-
-    def _draw(self, seat: int) -> None:
-        out = self._out
-        drawn: list[Card] | None = None if out is None else []
         self.passes = 0
         if self.pending:
+            drawn: list[Card] | None = None if out is None else []
             count = 2 * self.pending
             self.pending = 0
             got = self._take(seat, count, drawn)
             self._refill()
             if out is not None and drawn is not None:
                 out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason="draw_two"))
-            if got == count and not self.available():
+            if got == count and not self._can_draw():
                 self.passes = 1
-            self.current = (seat + self.direction) % self._cfg.n
+            self.current = (seat + self.direction) % cfg.n
             return
-        self._take(seat, 1, drawn)
-        self._refill()
-        if out is not None and drawn is not None:
-            out.append(Drew(seat=seat, cards=tuple(drawn)))
+        card = self._draw_one(seat)
+        if cfg.refill and not self.stock:
+            self._refill()
+        if out is not None:
+            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
         self.draws += 1
-        if not self.available():
-            self.draws = self._cfg.max_draw
-
-    def _refill(self) -> None:
-        """OpenSpiel reshuffles as soon as the stock is empty, after a draw or a play, so
-        the card on top at that moment stays out of the new stock."""
-        if not self.stock and self._cfg.reshuffle and len(self.discard) > 1:
-            self._reshuffle()
+        if not self.stock and not (cfg.reshuffle and len(self.discard) > 1):  # _can_draw()
+            self.draws = cfg.max_draw
 
     def _pass(self, seat: int) -> None:
         out = self._out
         if out is not None:
             out.append(Passed(seat=seat))
         self.draws = 0
-        if self.available():
+        if self._can_draw():
             self.passes = 0
         else:
             self.passes += 1
             if self.passes > self._cfg.n:
-                self._end(None)
+                self._end_round(None)
                 return
         self.current = (seat + self.direction) % self._cfg.n
 
@@ -267,7 +202,8 @@ class OpenSpielGame(SheddingGame):
             return [0.0] * self._cfg.n
         return [-float(p) for p in self._result.points]
 
-    def _end(self, out_seat: int | None) -> None:
+    def _end_round(self, out_seat: int | None) -> None:
+        """The game ends: a player went out, a blockade, or the turn limit."""
         n = self._cfg.n
         points = [self.hand_points(s) for s in range(n)]
         reason: EndReason = (

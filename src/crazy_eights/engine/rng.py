@@ -8,12 +8,15 @@ is cheap), and one hash call yields the 51 numbers a shuffle of the deck needs.
 from __future__ import annotations
 
 from hashlib import shake_128
-from struct import unpack
-from typing import Any, TypeVar
+from struct import Struct
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
-_M64 = (1 << 64) - 1
-_M32 = 0xFFFFFFFF
+_M64: Final = (1 << 64) - 1
+_M32: Final = 0xFFFFFFFF
+_COMPILED: Final = not __file__.endswith(".py")
+_LAYOUTS: Final[dict[int, Struct]] = {}
+"""``Struct`` of ``n`` little-endian 32-bit numbers, by ``n`` (a shuffle's draws)."""
 
 
 class Rng:
@@ -41,10 +44,23 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        draws = unpack(f"<{n}I", self._bytes(4 * n))
-        for i in range(n - 1, 0, -1):
+        layout = _LAYOUTS.get(n)
+        if layout is None:
+            layout = _LAYOUTS[n] = Struct(f"<{n}I")
+        draws: tuple[int, ...] = layout.unpack(self._bytes(4 * n))
+        i = n - 1
+        if _COMPILED:
+            # the same j, as two products below 2**31: mypyc multiplies those natively
+            while i:
+                d = draws[i]
+                j = ((d >> 16) * (i + 1) + (((d & 0xFFFF) * (i + 1)) >> 16)) >> 16
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            return
+        while i:
             j = (draws[i] * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+            i -= 1
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
@@ -67,10 +83,17 @@ def xorshift_seed(seed: int) -> int:
 
 def xorshift32(x: int) -> int:
     """The next state of Marsaglia's 32-bit xorshift (13, 17, 5): the playouts'
-    generator, cheap enough to draw once a move (it is not the table's, T3)."""
+    generator, cheap enough to draw once a move (it is not the table's, T3). A choice
+    among ``count`` takes ``below(x, count)``."""
     x ^= (x << 13) & _M32
     x ^= x >> 17
     return x ^ ((x << 5) & _M32)
+
+
+def below(x: int, count: int) -> int:
+    """A choice among ``count`` from a 32-bit state ``x``: its top 30 bits scaled (a
+    product below 2**62, which mypyc multiplies natively)."""
+    return ((x >> 2) * count) >> 30
 
 
 def _rebuild(key: bytes, counter: int) -> Rng:

@@ -25,7 +25,7 @@ Decisions where RULES.md is silent (each follows the seeds as a player would rea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     CARD_TEXT,
@@ -78,28 +78,48 @@ from .moves import (
     Move,
 )
 from .result import EndReason
-from .rng import Rng
+from .rng import Rng, below
 from .rules import Rules
 from .views import PlayerView, SheddingPhase, SheddingView
 
 # phases of a turn
-PLAY, DRAWN, AFTER_DRAW, DECLARE, OVER = 0, 1, 2, 3, 4
-PHASE_NAMES: tuple[SheddingPhase, ...] = ("play", "drawn", "after_draw", "declare", "over")
+PLAY: Final = 0
+DRAWN: Final = 1
+AFTER_DRAW: Final = 2
+DECLARE: Final = 3
+OVER: Final = 4
+PHASE_NAMES: Final[tuple[SheddingPhase, ...]] = ("play", "drawn", "after_draw", "declare", "over")
 # draw policies
-SINGLE, UNTIL_PLAYABLE, SINGLE_THEN_PASS, UNTIL_PLAY = 0, 1, 2, 3
-_POLICY = {"single": 0, "until_playable": 1, "single_then_pass": 2, "until_play": 3}
+SINGLE: Final = 0
+UNTIL_PLAYABLE: Final = 1
+SINGLE_THEN_PASS: Final = 2
+UNTIL_PLAY: Final = 3
+_POLICY: Final = {"single": 0, "until_playable": 1, "single_then_pass": 2, "until_play": 3}
 # last-card settings
-LC_OFF, LC_MANUAL, LC_AUTO = 0, 1, 2
-_LAST_CARD = {"off": 0, "manual": 1, "auto": 2}
+LC_OFF: Final = 0
+LC_MANUAL: Final = 1
+LC_AUTO: Final = 2
+_LAST_CARD: Final = {"off": 0, "manual": 1, "auto": 2}
 # starter rules
-STARTER_REBURY, STARTER_DECLARE, STARTER_PLAIN = 0, 1, 2
+STARTER_REBURY: Final = 0
+STARTER_DECLARE: Final = 1
+STARTER_PLAIN: Final = 2
 # what a card does when played (Rules.action), by rank
-NO_ACTION, DRAW_TWO, SKIP, REVERSE = 0, 1, 2, 3
-_ACTIONS = {None: NO_ACTION, "draw_two": DRAW_TWO, "skip": SKIP, "reverse": REVERSE}
+NO_ACTION: Final = 0
+DRAW_TWO: Final = 1
+SKIP: Final = 2
+REVERSE: Final = 3
+_ACTIONS: Final[dict[str | None, int]] = {
+    None: NO_ACTION,
+    "draw_two": DRAW_TWO,
+    "skip": SKIP,
+    "reverse": REVERSE,
+}
 
-EIGHTS: Mask = RANK_MASK[EIGHT]
-TWOS: Mask = RANK_MASK[TWO]
-UNKNOWN_DRAWN = -2
+_M32: Final = 0xFFFFFFFF
+EIGHTS: Final[Mask] = RANK_MASK[EIGHT]
+TWOS: Final[Mask] = RANK_MASK[TWO]
+UNKNOWN_DRAWN: Final = -2
 """``drawn`` of a position read from a view that does not show the drawn card."""
 
 
@@ -135,7 +155,22 @@ class _Config:
     penalty_scoring: bool
     starter_rule: int
     max_draw: int
+    """Cards a player may draw in one turn (OpenSpiel's ``max_draw_cards``; else no cap)."""
     max_turns: int
+    """Card plays after which the game ends (OpenSpiel's ``max_turns``; 0: no limit)."""
+    pass_anytime: bool
+    """Whether a player who cannot draw may pass even holding a legal card (OpenSpiel)."""
+    refill: bool
+    """Whether the discards make a new stock as soon as it runs out (OpenSpiel), not
+    only when a card must be drawn (U9)."""
+    reverse_in_two: bool
+    """Whether an ace reverses play with two players too (OpenSpiel; U6: no effect)."""
+    twos_need_stock: bool
+    """Whether a 2 makes a draw pending only while there is a card to draw (OpenSpiel)."""
+    wilds: tuple[Mask, ...]
+    """Every seat's wild cards, by seat (countdown: see ``wild_of_number``)."""
+    wild_of_number: tuple[Mask, ...]
+    """Countdown: the wild cards of each number 1..13 (index 0 unused)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -157,8 +192,19 @@ class _Config:
         self.target = int(rules.target or 0)
         self.start = int(rules.start or 8)
         self.penalty_scoring = name == "ultimate"
-        self.max_draw = int(rules.max_draw_cards or 0)  # openspiel only; 0: no cap
+        openspiel = name == "openspiel"
+        self.max_draw = int(rules.max_draw_cards or 0) if openspiel else 1 << 30
         self.max_turns = int(rules.max_turns or 0)
+        self.pass_anytime = openspiel
+        self.refill = openspiel and self.reshuffle
+        self.reverse_in_two = openspiel
+        self.twos_need_stock = openspiel
+        if self.countdown:
+            self.wilds = ()
+            self.wild_of_number = (0, *tuple(rules.wild_mask(x) for x in range(1, 14)))
+        else:
+            self.wilds = (rules.wild_mask(),) * self.n
+            self.wild_of_number = ()
         self.starter_rule = {
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
@@ -171,37 +217,63 @@ class _Config:
         return (type(self), (self.rules,))
 
 
-_CONFIGS: dict[Rules, _Config] = {}
+_CONFIGS: Final[dict[Rules, _Config]] = {}
+
+
+_last_rules: Rules | None = None
+_last_config: _Config | None = None
 
 
 def config_of(rules: Rules) -> _Config:
-    """The config of ``rules``, built once."""
+    """The config of ``rules``, built once (the last one found without hashing the
+    rules again: a playout loop deals game after game of the same rules)."""
+    global _last_rules, _last_config
+    if rules is _last_rules and _last_config is not None:
+        return _last_config
     cfg = _CONFIGS.get(rules)
     if cfg is None:
         if len(_CONFIGS) > 1000:
             _CONFIGS.clear()
         cfg = _CONFIGS[rules] = _Config(rules)
+    _last_rules = rules
+    _last_config = cfg
     return cfg
 
 
 # Moves of each card, built once: plain, with the last-card call, as a wild (4 suits).
-_PLAIN = [(Move.play(c),) if c in CARD_TEXT else () for c in range(64)]
-_PLAIN_CALL = [(Move.play(c), Move.play(c, call=True)) if c in CARD_TEXT else () for c in range(64)]
-_WILD = [tuple(Move.play(c, s) for s in range(4)) if c in CARD_TEXT else () for c in range(64)]
-_WILD_CALL = [
+_PLAIN: Final = [(Move.play(c),) if c in CARD_TEXT else () for c in range(64)]
+_PLAIN_CALL: Final = [
+    (Move.play(c), Move.play(c, call=True)) if c in CARD_TEXT else () for c in range(64)
+]
+_WILD: Final = [
+    tuple(Move.play(c, s) for s in range(4)) if c in CARD_TEXT else () for c in range(64)
+]
+_WILD_CALL: Final = [
     tuple(m for s in range(4) for m in (Move.play(c, s), Move.play(c, s, call=True)))
     if c in CARD_TEXT
     else ()
     for c in range(64)
 ]
-_TAILS: tuple[tuple[Move, ...], ...] = ((), (DRAW,), (PASS,))
+_TAILS: Final[tuple[tuple[Move, ...], ...]] = ((), (DRAW,), (PASS,))
+_FOLLOWS: Final[tuple[Mask, ...]] = tuple(
+    follow_mask(c, c >> 4, False) if c & 15 < 13 else 0 for c in range(64)
+)
+"""``follow_mask`` of each card played without declaring a suit."""
+# The text of every play by ``card * 10 + (declared suit + 1) * 2 + call`` (playouts).
+_PLAY_TEXT: Final[tuple[str, ...]] = tuple(
+    Move.play(c, None if d < 0 else d, call=bool(k)).text if c in CARD_TEXT else ""
+    for c in range(64)
+    for d in range(-1, 4)
+    for k in (0, 1)
+)
 # Legal-move tuples memoised per wild mask, keyed by the playable cards with the call
 # and tail flags in the spare joker bits 13-15 (never set in a shedding mask), so every
 # key stays a small int.
-_MEMOS: dict[Mask, dict[int, tuple[Move, ...]]] = {}
-_CALL_BIT = 13
-_TAIL_SHIFT = 14
-DRAW_TAIL, PASS_TAIL = 1, 2
+_MEMOS: Final[dict[Mask, dict[int, tuple[Move, ...]]]] = {}
+_CALL_BIT: Final = 13
+_TAIL_SHIFT: Final = 14
+DRAW_TAIL: Final = 1
+PASS_TAIL: Final = 2
 
 
 def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
@@ -230,9 +302,10 @@ def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tu
     return moves
 
 
-def _suit_length(kinds: Mask, card: Card | None) -> int:
-    """How many cards of ``card``'s suit the hand ``kinds`` holds."""
-    return 0 if card is None else (kinds & SUIT_MASK[card >> 4]).bit_count()
+def _two_cards(hand: Mask) -> bool:
+    """Whether ``hand`` holds exactly two cards (a play now leaves one: G7)."""
+    rest = hand & (hand - 1)
+    return rest != 0 and not rest & (rest - 1)
 
 
 class SheddingGame(Game):
@@ -260,12 +333,23 @@ class SheddingGame(Game):
     passes: int
     drawn: Card
     """The card drawn that may be played (phase ``drawn``), else -1."""
+    draws: int
+    """Cards drawn in this turn (OpenSpiel caps them at ``max_draw_cards``)."""
+    plays: int
+    """Cards played in this round (OpenSpiel ends the game at ``max_turns``)."""
     phase: int
     current: int
 
     def __init__(
-        self, rules: Rules, seed: int, deal: Deal | None = None, *, log: bool = True
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        deal: Deal | None = None,
+        *,
+        log: bool = True,
     ) -> None:
+        if rules is None:
+            return  # a blank state for a copy or an unpickled one (see Game.clone)
         self._start(rules, seed, log)
         cfg = self._cfg = self._config_for(rules)
         n = cfg.n
@@ -337,7 +421,13 @@ class SheddingGame(Game):
     def hand_points(self, seat: int) -> int:
         """G8 points (OpenSpiel's in that ruleset) of the cards in ``seat``'s hand."""
         points = self._cfg.points
-        return sum(points[c] for c in cards_of(self.hands[seat]))
+        hand = self.hands[seat]
+        total = 0
+        while hand:
+            low = hand & -hand
+            total += points[(low.bit_length() - 1) & 63]
+            hand ^= low
+        return total
 
     # -- setting up a round -------------------------------------------------------------
 
@@ -421,10 +511,10 @@ class SheddingGame(Game):
 
     def _wilds(self) -> tuple[Mask, ...]:
         """Each seat's wild cards under the rules (K1: by number in countdown)."""
-        rules = self.rules
-        if self._cfg.countdown:
-            return tuple(rules.wild_mask(x) for x in self.numbers)
-        return (rules.wild_mask(),) * self._cfg.n
+        cfg = self._cfg
+        if cfg.countdown:
+            return tuple(cfg.wild_of_number[x] for x in self.numbers)
+        return cfg.wilds
 
     def _lay(self, card: Card, suit: Suit | None) -> None:
         """``card`` goes on the discard pile, declaring ``suit`` (a wild card)."""
@@ -433,10 +523,11 @@ class SheddingGame(Game):
         if suit is None:
             self.suit = card >> 4
             self.declared = False
+            self.follow = _FOLLOWS[card]
         else:
             self.suit = suit
             self.declared = True
-        self.follow = follow_mask(card, self.suit, self.declared)
+            self.follow = follow_mask(card, suit, True)
 
     def _begin(self, starter: Card) -> None:
         """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2)."""
@@ -447,6 +538,8 @@ class SheddingGame(Game):
         self.pending = 0
         self.passes = 0
         self.drawn = -1
+        self.draws = 0
+        self.plays = 0
         self.phase = PLAY
         out = self._out
         mark = 0
@@ -469,45 +562,52 @@ class SheddingGame(Game):
     # -- legal moves --------------------------------------------------------------------
 
     def _can_draw(self) -> bool:
+        """Whether a draw finds a card: in the stock, or in the discards a reshuffle
+        would make a stock of (U9)."""
         return bool(self.stock) or (self._cfg.reshuffle and len(self.discard) > 1)
 
-    def _playable(self, seat: int) -> tuple[Mask, Mask]:
-        """The seat's playable cards in a normal turn: (plain, wild) kind masks."""
-        hand = self.hands[seat]
-        kinds = ((hand | (hand >> COPY)) & LOW) if self._cfg.two_packs else hand
-        if self.pending:
-            return kinds & TWOS, 0
-        wild = self._wild[seat]
-        return kinds & self.follow & ~wild, kinds & wild
+    def _options(self) -> tuple[Mask, Mask, bool, int]:
+        """The legal moves of the player to move in short: the cards playable plainly
+        and as wild cards (kind masks), whether each play is listed with a last-card
+        call too, and the tail move (0, ``DRAW_TAIL`` or ``PASS_TAIL``).
 
-    def _compute_legal(self) -> tuple[Move, ...]:
+        The one place that says what may be played (C4-C7, U4, U7, K3-K5, OpenSpiel's
+        turn); ``legal_moves`` lists these moves and ``playout`` chooses among them. It
+        is written flat: a playout asks it once a move."""
         phase = self.phase
-        if phase == OVER:
-            return ()
         seat = self.current
         cfg = self._cfg
-        call = cfg.last_card == LC_MANUAL and self.hands[seat].bit_count() == 2
-        wilds = self._wild[seat]
-        if phase == PLAY:
-            plain, wild = self._playable(seat)
+        hand = self.hands[seat]
+        call = False
+        if cfg.last_card == LC_MANUAL:
+            rest = hand & (hand - 1)
+            call = rest != 0 and not rest & (rest - 1)  # two cards: a play leaves one
+        if phase in (PLAY, AFTER_DRAW):
+            kinds = ((hand | (hand >> COPY)) & LOW) if cfg.two_packs else hand
             if self.pending:
-                tail = DRAW_TAIL
-            elif self.stock or (cfg.reshuffle and len(self.discard) > 1):
-                tail = DRAW_TAIL if (cfg.voluntary or not (plain | wild)) else 0
-            else:
-                tail = 0 if (plain | wild) else PASS_TAIL
-        elif phase == DRAWN:
+                return kinds & TWOS, 0, call, DRAW_TAIL
+            wilds = self._wild[seat]
+            plain = kinds & self.follow & ~wilds
+            wild = kinds & wilds
+            if phase == AFTER_DRAW:
+                return plain, wild, call, 0 if plain | wild else PASS_TAIL
+            # _can_draw(), inlined: this runs once a move
+            stock = bool(self.stock) or (cfg.reshuffle and len(self.discard) > 1)
+            if stock and self.draws < cfg.max_draw:
+                return plain, wild, call, DRAW_TAIL if cfg.voluntary or not plain | wild else 0
+            return plain, wild, call, PASS_TAIL if cfg.pass_anytime or not plain | wild else 0
+        if phase == DRAWN:
             low = 1 << self.drawn
-            if wilds & low:
-                plain, wild = 0, low
-            else:
-                plain, wild = low, 0
-            tail = PASS_TAIL
-        elif phase == AFTER_DRAW:
-            plain, wild = self._playable(seat)
-            tail = 0 if (plain | wild) else PASS_TAIL
-        else:
-            return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+            if self._wild[seat] & low:
+                return 0, low, call, PASS_TAIL
+            return low, 0, call, PASS_TAIL
+        return 0, 1 << self.top, False, 0  # DECLARE: the dealer names the starter's suit
+
+    def _compute_legal(self) -> tuple[Move, ...]:
+        if self.phase == OVER:
+            return ()
+        plain, wild, call, tail = self._options()
+        wilds = self._wild[self.current]
         table = _MEMOS.get(wilds)
         if table is not None:
             moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
@@ -622,29 +722,38 @@ class SheddingGame(Game):
             self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
 
     def _play_card(self, seat: int, card: Card, suit: Suit | None, call: bool) -> None:
+        """``seat`` plays ``card`` (declaring ``suit``): C4-C11, U5-U8, K4, K6, and
+        OpenSpiel's turn limit. Written flat: a playout makes most of its moves here."""
         cfg = self._cfg
         out = self._out
         mark = 0 if out is None else len(out)
         hand = self.hands[seat]
         bit = 1 << card
-        hand ^= (bit << COPY) if hand & (bit << COPY) else bit
+        if cfg.two_packs and hand & (bit << COPY):
+            bit <<= COPY  # the second pack's copy goes first
+        hand ^= bit
         self.hands[seat] = hand
         self._lay(card, suit)
         self.passes = 0
         self.phase = PLAY
         self.drawn = -1
-        left = hand.bit_count()
-        if left == 1 and cfg.last_card:
-            if cfg.last_card == LC_AUTO or call:
+        self.draws = 0
+        self.plays += 1
+        if not hand & (hand - 1):  # one card left, or none
+            if not hand:
                 if out is not None:
-                    out.append(LastCardCalled(seat=seat, auto=cfg.last_card == LC_AUTO))
-            else:
-                self._penalty(seat, 2, "last_card")
-        elif left == 0:
+                    out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                self._end_round(seat)
+                return
+            if cfg.last_card:
+                self._last_card(seat, call)
+        if self.plays == cfg.max_turns:
             if out is not None:
                 out.insert(mark, Played(seat=seat, card=card, declared=suit))
-            self._end_round(seat)
+            self._end_round(None)
             return
+        if cfg.refill and not self.stock:
+            self._refill()
         action = cfg.action_of[card & 15] if cfg.actions and suit is None else NO_ACTION
         if action:
             self.current = self._after_action(seat, action)
@@ -653,15 +762,28 @@ class SheddingGame(Game):
         if out is not None:
             out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
 
+    def _last_card(self, seat: int, call: bool) -> None:
+        """G7, C9, U8, K8: a play left ``seat`` one card; called (or auto), or two
+        penalty cards."""
+        auto = self._cfg.last_card == LC_AUTO
+        if auto or call:
+            out = self._out
+            if out is not None:
+                out.append(LastCardCalled(seat=seat, auto=auto))
+        else:
+            self._penalty(seat, 2, "last_card")
+
     def _after_action(self, seat: int, action: int) -> int:
         """Carry out the action of a card played (or turned, U3) by ``seat``; return the
-        next player."""
-        n = self._cfg.n
+        next player (C8, U3, U5-U7, OpenSpiel's special cards)."""
+        cfg = self._cfg
+        n = cfg.n
         nxt = (seat + self.direction) % n
         out = self._out
         if action == DRAW_TWO:
-            if self._cfg.stacking:
-                self.pending += 1
+            if cfg.stacking:
+                if not cfg.twos_need_stock or self._can_draw():
+                    self.pending += 1
                 return nxt
             self._penalty(nxt, 2, "draw_two")
             if out is not None:
@@ -671,7 +793,7 @@ class SheddingGame(Game):
             if out is not None:
                 out.append(Skipped(seat=nxt))
             return (nxt + self.direction) % n
-        if action == REVERSE and n > 2:
+        if action == REVERSE and (n > 2 or cfg.reverse_in_two):
             self.direction = -self.direction
             if out is not None:
                 out.append(DirectionChanged(direction=self.direction))
@@ -727,6 +849,12 @@ class SheddingGame(Game):
         if out is not None:
             out.append(Reshuffled(count=len(stock)))
 
+    def _refill(self) -> None:
+        """OpenSpiel reshuffles as soon as the stock is empty, after a draw or a play, so
+        the card on top at that moment stays out of the new stock."""
+        if not self.stock and self._cfg.reshuffle and len(self.discard) > 1:
+            self._reshuffle()
+
     def _draw(self, seat: int) -> None:
         cfg = self._cfg
         out = self._out
@@ -767,8 +895,8 @@ class SheddingGame(Game):
         self.current = (seat + self.direction) % cfg.n
 
     def _fits(self, seat: int, card: Card) -> bool:
-        """Whether ``card`` is legal for ``seat`` now (no draw-two is pending)."""
-        return bool(((self.follow | self._wild[seat]) >> card) & 1)
+        """Whether ``card`` is legal for ``seat`` now."""
+        return bool(self.playable_mask(seat) >> card & 1)
 
     def _pass(self, seat: int) -> None:
         out = self._out
@@ -878,56 +1006,114 @@ class SheddingGame(Game):
     def _pinned(self) -> Card:
         return self.drawn if self.phase == DRAWN and self.drawn >= 0 else -1
 
-    def _greedy(self, legal: tuple[Move, ...], draw: int) -> Move:
-        """Call last card; shed a card that is not wild from the suit the hand holds
-        most of (ties by ``draw``); else a wild card declaring that suit; else draw or
-        pass."""
+    def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
+        """``playout`` on the short form of the legal moves (``_options``): no move
+        tuple, no event; the index of a uniform choice counts the moves in the order
+        of ``legal_moves()``."""
+        moves = self._moves
+        made = 0
+        while made != max_moves and self.phase != OVER:
+            plain, wild, call, tail = self._options()
+            calls = 2 if call else 1
+            count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
+            index = 0
+            if count > 1:
+                x ^= (x << 13) & _M32  # rng.xorshift32, inlined: once or twice a move
+                x ^= x >> 17
+                x ^= (x << 5) & _M32
+                if greedy:
+                    explore = x < threshold
+                    x ^= (x << 13) & _M32
+                    x ^= x >> 17
+                    x ^= (x << 5) & _M32
+                    if not explore:
+                        moves.append(self._greedy_step(plain, wild, call, tail, x))
+                        made += 1
+                        continue
+                index = ((x >> 2) * count) >> 30  # rng.below, inlined
+            made += 1
+            if tail and index == count - 1:
+                if tail == DRAW_TAIL:
+                    self._draw(self.current)
+                    moves.append("draw")
+                else:
+                    self._pass(self.current)
+                    moves.append("pass")
+                continue
+            suit = -1
+            if not wild and calls == 1:  # the usual case: the index-th card of ``plain``
+                while index:
+                    plain &= plain - 1
+                    index -= 1
+                card = (plain & -plain).bit_length() - 1
+            else:
+                mask = plain | wild
+                low = mask & -mask
+                size = calls * 4 if wild & low else calls
+                while index >= size:
+                    index -= size
+                    mask ^= low
+                    low = mask & -mask
+                    size = calls * 4 if wild & low else calls
+                card = low.bit_length() - 1
+                if wild & low:
+                    suit = index // calls
+                    index %= calls
+            if self.phase == DECLARE:
+                self._declare_starter(suit)
+            else:
+                self._play_card(self.current, card, None if suit < 0 else suit, index == 1)
+            moves.append(_PLAY_TEXT[card * 10 + (suit + 1) * 2 + (index == 1)])
+        return made
+
+    def _greedy_step(self, plain: Mask, wild: Mask, call: bool, tail: int, draw: int) -> str:
+        """The greedy playout's move: shed a card that is not wild from the suit the
+        hand holds most of (ties by ``draw``), calling last card; else a wild card
+        declaring that suit; else the tail move."""
         hand = self.hands[self.current]
         kinds = (hand | (hand >> COPY)) & LOW
-        plain = wild = False
-        plain_call = wild_call = False
-        for m in legal:
-            if m.kind is PLAY_KIND:
-                if m.suit is None:
-                    plain = True
-                    plain_call = plain_call or m.call
-                else:
-                    wild = True
-                    wild_call = wild_call or m.call
         if plain:
             best = -1
-            ties = 0
-            for m in legal:
-                if m.kind is PLAY_KIND and m.suit is None and m.call == plain_call:
-                    length = _suit_length(kinds, m.card)
+            candidates = 0
+            for suit in range(4):
+                cards = plain & SUIT_MASK[suit]
+                if cards:
+                    length = (kinds & SUIT_MASK[suit]).bit_count()
                     if length > best:
                         best = length
-                        ties = 1
+                        candidates = cards
                     elif length == best:
-                        ties += 1
-            pick = (draw * ties) >> 32
-            for m in legal:
-                if (
-                    m.kind is PLAY_KIND
-                    and m.suit is None
-                    and m.call == plain_call
-                    and _suit_length(kinds, m.card) == best
-                ):
-                    if not pick:
-                        return m
-                    pick -= 1
+                        candidates |= cards
+            pick = below(draw, candidates.bit_count())
+            while pick:
+                candidates &= candidates - 1
+                pick -= 1
+            card = (candidates & -candidates).bit_length() - 1
+            return self._play_step(card, -1, call)
         if wild:
             suit = 0
             for s in range(1, 4):
                 if (kinds & SUIT_MASK[s]).bit_count() > (kinds & SUIT_MASK[suit]).bit_count():
                     suit = s
-            for m in legal:
-                if m.kind is PLAY_KIND and m.suit == suit and m.call == wild_call:
-                    return m
-        for m in legal:
-            if m.kind is not PLAY_KIND:
-                return m
-        return legal[0]
+            return self._play_step((wild & -wild).bit_length() - 1, suit, call)
+        return self._tail_step(tail)
+
+    def _play_step(self, card: Card, suit: int, call: bool) -> str:
+        """Play ``card`` (declaring ``suit`` unless -1) for the player to move, as the
+        greedy playout does; return the move's text."""
+        if self.phase == DECLARE:
+            self._declare_starter(suit)
+        else:
+            self._play_card(self.current, card, None if suit < 0 else suit, call)
+        return _PLAY_TEXT[card * 10 + (suit + 1) * 2 + call]
+
+    def _tail_step(self, tail: int) -> str:
+        """Draw or pass for the player to move, as a playout does; the move's text."""
+        if tail == DRAW_TAIL:
+            self._draw(self.current)
+            return "draw"
+        self._pass(self.current)
+        return "pass"
 
     # -- views and positions --------------------------------------------------------------
 
@@ -1035,6 +1221,8 @@ class SheddingGame(Game):
         current = view["current"]
         self.current = int(current) if current is not None else 0
         self.passes = int(view["passes"])
+        self.draws = 0
+        self.plays = 0
         self.drawn = -1
         if self.phase == DRAWN:
             drawn = view.get("drawn")
