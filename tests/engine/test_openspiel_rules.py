@@ -1,6 +1,6 @@
 """The ``openspiel`` ruleset (OpenSpiel 2.0's crazy_eights, OS1-OS10 below).
 
-The rules are numbered here, as RULES.md does for the other rulesets, in the order of
+The rules are numbered here as in docs/rules.md (OS1 to OS10), in the order of
 ``engine/openspiel_rules.py``'s docstring: OS1 deal, OS2 upturned card, OS3 legal play,
 OS4 drawing, OS5 passing, OS6 special cards, OS7 reshuffle, OS8 blockade, OS9 the
 ``max_turns`` cap, OS10 scoring. Explicit-deal tests need nothing else; the cross-check

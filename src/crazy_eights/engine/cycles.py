@@ -9,7 +9,8 @@ draws, the end of a cycle) happens inside the move that caused it and comes out 
 events; after every move the player to move has at least one legal move, or the game
 is over.
 
-Decisions where RULES.md is silent (each follows what the seed's host would do):
+Decisions where the source manual is silent (each follows what its host would do; see
+docs/rules.md):
 
 - Seeded deal: the 55 cards are shuffled with the table's generator and dealt one at a
   time from the top of the stock, seat 0 first. The table's generator is then used

@@ -6,7 +6,7 @@ discard pile are lists of card ids with their top at the end, and the legal move
 position are a tuple looked up by the masks of playable cards, so a turn is a handful
 of bit operations. Events are built only when the move's caller wants them (``_out``).
 
-Decisions where RULES.md is silent (each follows the seeds as a player would read them;
+Decisions where the source manuals are silent (each follows them as a player would read them;
 ``docs/rules.md`` lists them with the rules):
 
 - A draw-two penalty that the stock cannot cover (after any reshuffle) draws what there
