@@ -24,7 +24,7 @@ from crazy_eights.engine.cycles import CyclesGame
 from crazy_eights.engine.events import EVENT_TYPES, Event, GameOver, Played, RoundOver
 from crazy_eights.engine.game import Game
 from crazy_eights.engine.history import read_log
-from crazy_eights.engine.rng import below, xorshift32, xorshift_seed
+from crazy_eights.engine.rng import below, playout_seed, playout_step
 from crazy_eights.engine.shedding import SheddingGame
 
 from .helpers import deal_game
@@ -246,11 +246,11 @@ def test_u7_the_log_read_back_gives_the_table_before_every_event(rules: Rules) -
 
 def public_playout(game: Game, seed: int) -> None:
     """What ``playout(seed=...)`` promises, through ``legal_moves`` and ``apply``."""
-    x = xorshift_seed(seed)
+    x = playout_seed(seed)
     while not game.is_over:
         legal = game.legal_moves()
         if len(legal) > 1:
-            x = xorshift32(x)
+            x = playout_step(x)
             game.apply(legal[below(x, len(legal))])
         else:
             game.apply(legal[0])

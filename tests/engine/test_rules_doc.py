@@ -17,7 +17,7 @@ def rule_ids() -> list[str]:
     return RULE_ID.findall((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
 
 
-def tested_ids() -> set[str]:
+def ids_with_tests() -> set[str]:
     found: set[str] = set()
     for path in (ROOT / "tests").rglob("test_*.py"):
         found.update(m.upper() for m in TEST_NAME.findall(path.read_text(encoding="utf-8")))
@@ -28,12 +28,12 @@ def test_every_rule_of_the_rulebook_has_a_test_named_after_it() -> None:
     ids = rule_ids()
     assert len(ids) == len(set(ids)), "a rule id is used twice in docs/rules.md"
     assert {"G1", "C11", "U10", "K8", "Y17", "OS10", "T3"} <= set(ids)
-    missing = [i for i in ids if i not in tested_ids()]
+    missing = [i for i in ids if i not in ids_with_tests()]
     assert not missing, f"rules without a test named test_<id>_...: {missing}"
 
 
 def test_every_test_named_after_a_rule_names_a_rule_of_the_rulebook() -> None:
-    unknown = tested_ids() - set(rule_ids())
+    unknown = ids_with_tests() - set(rule_ids())
     assert not unknown, f"tests named after rules docs/rules.md does not have: {unknown}"
 
 

@@ -106,7 +106,7 @@ from .events import (
 from .game import Deal, Game, GameResult, Hidden, check_hidden
 from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
 from .result import EndReason
-from .rng import Rng, below, xorshift32
+from .rng import Rng, below, playout_step
 from .rules import Rules
 from .views import CycleCard, CyclesPhase, CyclesPlayerView, CyclesView
 
@@ -840,10 +840,10 @@ class CyclesGame(Game):
             if len(legal) == 1:
                 move = legal[0]
             else:
-                x = xorshift32(x)
+                x = playout_step(x)
                 if greedy:
                     explore = x < threshold
-                    x = xorshift32(x)
+                    x = playout_step(x)
                     move = self._explore(legal, x) if explore else self._greedy(legal)
                 else:
                     move = legal[below(x, len(legal))]

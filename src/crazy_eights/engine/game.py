@@ -25,7 +25,7 @@ from .cards import CARD_TEXT, Card, Mask, add_card, cards_of, parse_card
 from .events import Event
 from .moves import TIMEOUT, Move, MoveData, MoveSyntaxError
 from .result import GameResult
-from .rng import Rng, xorshift_seed
+from .rng import PLAYOUT_MASK, Rng, playout_seed
 from .rules import Rules
 from .views import CyclesView, SheddingView
 
@@ -332,13 +332,16 @@ class Game(ABC):
 
     # -- copies, search and interop ---------------------------------------------------------
 
-    def clone(self: G) -> G:
-        """An independent copy (lists and the generator copied, the rest shared).
+    def clone(self: G, *, log: bool = True) -> G:
+        """An independent copy (lists and the generator copied, the rest shared);
+        ``log=False`` leaves the event log behind (a copy to play out, see ``playout``).
 
         Every state machine can be made blank (``cls()``, no deal), which copies and
         unpickling fill in; a class compiled with mypyc calls ``__init__`` for that."""
         other = type(self).__new__(type(self))
         _copy_fields(self, other)
+        if not log:
+            other._log = None
         return other
 
     def __deepcopy__(self: G, memo: dict[int, Any]) -> G:
@@ -396,11 +399,10 @@ class Game(ABC):
         call last card; shed a card that is not wild from the suit the hand holds most
         of; else a wild card declaring that suit; else draw or pass. Cycles': call last
         card right; with two cards left a joker first (Y14); else the lowest card.
-        The choices come from ``rng.xorshift32`` seeded with ``xorshift_seed(seed)``,
-        one number per choice among two or more moves (two with ``"greedy"``: the
-        first decides on ``epsilon``), the index being ``rng.below(number, count)``;
-        the same seed on the same position plays the same moves (common random
-        numbers).
+        The choices come from ``rng.playout_step`` started at ``playout_seed(seed)``,
+        one step per choice among two or more moves (two with ``"greedy"``: the first
+        decides on ``epsilon``), the index being ``rng.below(state, count)``; the same
+        seed on the same position plays the same moves (common random numbers).
         Only a game without an event log plays out (``new_game(..., log=False)``,
         ``from_view``), since a log would miss these moves.
         """
@@ -411,12 +413,13 @@ class Game(ABC):
             raise ValueError(f"policy must be 'random' or 'greedy'; got {policy!r}")
         self._out = None
         self._legal = None
-        return self._play_out(xorshift_seed(seed), greedy, int(epsilon * 4294967296.0), max_moves)
+        threshold = int(epsilon * (PLAYOUT_MASK + 1))
+        return self._play_out(playout_seed(seed), greedy, threshold, max_moves)
 
     @abstractmethod
     def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
         """``playout``'s loop: ``x`` the generator's state, ``threshold`` the share of
-        exploring choices of 2**32."""
+        exploring choices of 2**30."""
 
     def __repr__(self) -> str:
         return (

@@ -13,7 +13,6 @@ from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 _M64: Final = (1 << 64) - 1
-_M32: Final = 0xFFFFFFFF
 _COMPILED: Final = not __file__.endswith(".py")
 _LAYOUTS: Final[dict[int, Struct]] = {}
 """``Struct`` of ``n`` little-endian 32-bit numbers, by ``n`` (a shuffle's draws)."""
@@ -76,24 +75,24 @@ class Rng:
         return copy
 
 
-def xorshift_seed(seed: int) -> int:
-    """A nonzero 32-bit state for ``xorshift32`` from any int."""
-    return (seed ^ (seed >> 32)) & _M32 or 0x9E3779B9
+PLAYOUT_MASK: Final = (1 << 30) - 1
 
 
-def xorshift32(x: int) -> int:
-    """The next state of Marsaglia's 32-bit xorshift (13, 17, 5): the playouts'
-    generator, cheap enough to draw once a move (it is not the table's, T3). A choice
-    among ``count`` takes ``below(x, count)``."""
-    x ^= (x << 13) & _M32
-    x ^= x >> 17
-    return x ^ ((x << 5) & _M32)
+def playout_seed(seed: int) -> int:
+    """The playouts' generator state (30 bits) for any int ``seed``."""
+    return (seed ^ (seed >> 30) ^ (seed >> 60)) & PLAYOUT_MASK
+
+
+def playout_step(x: int) -> int:
+    """The playouts' generator: a linear congruential step modulo 2**30 (multiplier
+    69069, full period), cheap enough to draw once a move in pure Python, and whose
+    products mypyc computes natively. It is not the table's generator (T3)."""
+    return (x * 69069 + 1) & PLAYOUT_MASK
 
 
 def below(x: int, count: int) -> int:
-    """A choice among ``count`` from a 32-bit state ``x``: its top 30 bits scaled (a
-    product below 2**62, which mypyc multiplies natively)."""
-    return ((x >> 2) * count) >> 30
+    """A choice among ``count`` from a playout state ``x``: its top 28 bits, scaled."""
+    return ((x >> 2) * count) >> 28
 
 
 def _rebuild(key: bytes, counter: int) -> Rng:

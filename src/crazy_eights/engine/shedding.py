@@ -78,7 +78,7 @@ from .moves import (
     Move,
 )
 from .result import EndReason
-from .rng import Rng, below
+from .rng import PLAYOUT_MASK, Rng, below
 from .rules import Rules
 from .views import PlayerView, SheddingPhase, SheddingView
 
@@ -116,7 +116,6 @@ _ACTIONS: Final[dict[str | None, int]] = {
     "reverse": REVERSE,
 }
 
-_M32: Final = 0xFFFFFFFF
 EIGHTS: Final[Mask] = RANK_MASK[EIGHT]
 TWOS: Final[Mask] = RANK_MASK[TWO]
 UNKNOWN_DRAWN: Final = -2
@@ -578,10 +577,7 @@ class SheddingGame(Game):
         seat = self.current
         cfg = self._cfg
         hand = self.hands[seat]
-        call = False
-        if cfg.last_card == LC_MANUAL:
-            rest = hand & (hand - 1)
-            call = rest != 0 and not rest & (rest - 1)  # two cards: a play leaves one
+        call = cfg.last_card == LC_MANUAL and _two_cards(hand)  # a play now leaves one
         if phase in (PLAY, AFTER_DRAW):
             kinds = ((hand | (hand >> COPY)) & LOW) if cfg.two_packs else hand
             if self.pending:
@@ -591,9 +587,10 @@ class SheddingGame(Game):
             wild = kinds & wilds
             if phase == AFTER_DRAW:
                 return plain, wild, call, 0 if plain | wild else PASS_TAIL
-            # _can_draw(), inlined: this runs once a move
-            stock = bool(self.stock) or (cfg.reshuffle and len(self.discard) > 1)
-            if stock and self.draws < cfg.max_draw:
+            # _can_draw() inlined, and OpenSpiel's cap on draws: this runs once a move
+            if (self.stock or (cfg.reshuffle and len(self.discard) > 1)) and (
+                self.draws < cfg.max_draw
+            ):
                 return plain, wild, call, DRAW_TAIL if cfg.voluntary or not plain | wild else 0
             return plain, wild, call, PASS_TAIL if cfg.pass_anytime or not plain | wild else 0
         if phase == DRAWN:
@@ -727,16 +724,18 @@ class SheddingGame(Game):
         cfg = self._cfg
         out = self._out
         mark = 0 if out is None else len(out)
-        hand = self.hands[seat]
-        bit = 1 << card
-        if cfg.two_packs and hand & (bit << COPY):
-            bit <<= COPY  # the second pack's copy goes first
-        hand ^= bit
+        if cfg.two_packs:
+            hand = self.hands[seat]
+            bit = 1 << card
+            hand ^= (bit << COPY) if hand & (bit << COPY) else bit  # the second copy first
+        else:
+            hand = self.hands[seat] ^ (1 << card)
         self.hands[seat] = hand
         self._lay(card, suit)
         self.passes = 0
-        self.phase = PLAY
-        self.drawn = -1
+        if self.phase != PLAY:
+            self.phase = PLAY
+            self.drawn = -1
         self.draws = 0
         self.plays += 1
         if not hand & (hand - 1):  # one card left, or none
@@ -754,9 +753,8 @@ class SheddingGame(Game):
             return
         if cfg.refill and not self.stock:
             self._refill()
-        action = cfg.action_of[card & 15] if cfg.actions and suit is None else NO_ACTION
-        if action:
-            self.current = self._after_action(seat, action)
+        if cfg.actions and suit is None and cfg.action_of[card & 15]:
+            self.current = self._after_action(seat, cfg.action_of[card & 15])
         else:
             self.current = (seat + self.direction) % cfg.n
         if out is not None:
@@ -1016,21 +1014,18 @@ class SheddingGame(Game):
             plain, wild, call, tail = self._options()
             calls = 2 if call else 1
             count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
-            index = 0
             if count > 1:
-                x ^= (x << 13) & _M32  # rng.xorshift32, inlined: once or twice a move
-                x ^= x >> 17
-                x ^= (x << 5) & _M32
+                x = (x * 69069 + 1) & PLAYOUT_MASK  # rng.playout_step, inlined
                 if greedy:
                     explore = x < threshold
-                    x ^= (x << 13) & _M32
-                    x ^= x >> 17
-                    x ^= (x << 5) & _M32
+                    x = (x * 69069 + 1) & PLAYOUT_MASK
                     if not explore:
                         moves.append(self._greedy_step(plain, wild, call, tail, x))
                         made += 1
                         continue
-                index = ((x >> 2) * count) >> 30  # rng.below, inlined
+                index = ((x >> 2) * count) >> 28  # rng.below, inlined
+            else:
+                index = 0
             made += 1
             if tail and index == count - 1:
                 if tail == DRAW_TAIL:
@@ -1040,30 +1035,28 @@ class SheddingGame(Game):
                     self._pass(self.current)
                     moves.append("pass")
                 continue
-            suit = -1
             if not wild and calls == 1:  # the usual case: the index-th card of ``plain``
                 while index:
                     plain &= plain - 1
                     index -= 1
                 card = (plain & -plain).bit_length() - 1
-            else:
-                mask = plain | wild
+                self._play_card(self.current, card, None, False)
+                moves.append(_PLAY_TEXT[card * 10])
+                continue
+            mask = plain | wild
+            low = mask & -mask
+            size = calls * 4 if wild & low else calls
+            while index >= size:
+                index -= size
+                mask ^= low
                 low = mask & -mask
                 size = calls * 4 if wild & low else calls
-                while index >= size:
-                    index -= size
-                    mask ^= low
-                    low = mask & -mask
-                    size = calls * 4 if wild & low else calls
-                card = low.bit_length() - 1
-                if wild & low:
-                    suit = index // calls
-                    index %= calls
-            if self.phase == DECLARE:
-                self._declare_starter(suit)
-            else:
-                self._play_card(self.current, card, None if suit < 0 else suit, index == 1)
-            moves.append(_PLAY_TEXT[card * 10 + (suit + 1) * 2 + (index == 1)])
+            card = low.bit_length() - 1
+            suit = -1
+            if wild & low:
+                suit = index // calls
+                index %= calls
+            moves.append(self._play_step(card, suit, index == 1))
         return made
 
     def _greedy_step(self, plain: Mask, wild: Mask, call: bool, tail: int, draw: int) -> str:
@@ -1099,8 +1092,8 @@ class SheddingGame(Game):
         return self._tail_step(tail)
 
     def _play_step(self, card: Card, suit: int, call: bool) -> str:
-        """Play ``card`` (declaring ``suit`` unless -1) for the player to move, as the
-        greedy playout does; return the move's text."""
+        """Play ``card`` (declaring ``suit`` unless -1) for the player to move, as a
+        playout does (the dealer's starter eight too); return the move's text."""
         if self.phase == DECLARE:
             self._declare_starter(suit)
         else:
