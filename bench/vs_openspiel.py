@@ -17,9 +17,9 @@ beside them, three ways:
 - ``play``: ``legal_moves()`` and ``play(...)`` on a game that keeps its event log, as
   the card room does.
 
-Each engine runs in ``--rounds`` slices of ``--seconds / --rounds``, the engines taking
-turns, so that a load that comes and goes on the machine weighs on both alike; the ratio
-is ours over OpenSpiel's. The first line says which build of our engine ran (the pure
+Each engine runs in ``--rounds`` slices of ``--seconds / --rounds`` of the process's CPU
+time, the engines taking turns, so that other work on a shared machine weighs on both
+alike and little on either; the ratio is ours over OpenSpiel's. The first line says which build of our engine ran (the pure
 Python one, or the mypyc-compiled one that ``.ci/run`` builds and tests).
 
 Match: one seat is our ismcts (worlds sampled from its view; every deal is played once
@@ -62,8 +62,8 @@ def openspiel_runner(special: bool) -> Runner:
     def run(rng: random.Random, seconds: float) -> int:
         choice = rng.choice
         count = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             state = game.new_initial_state()
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))
@@ -77,8 +77,8 @@ def playout_runner(rules: Rules) -> Runner:
     def run(rng: random.Random, seconds: float) -> int:
         bits = rng.getrandbits
         count = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             new_game(rules, bits(62), log=False).playout(seed=bits(32))
             count += 1
         return count
@@ -90,8 +90,8 @@ def move_runner(rules: Rules, *, events: bool) -> Runner:
     def run(rng: random.Random, seconds: float) -> int:
         choice = rng.choice
         count = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             game = new_game(rules, rng.getrandbits(62), log=events)
             step = game.play if events else game.apply
             while not game.is_over:

@@ -169,6 +169,21 @@ def cards_of(mask: Mask) -> list[Card]:
     return out
 
 
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def popcount(mask: Mask) -> int:
+    """How many cards a mask holds (``int.bit_count``, which mypyc does not compile:
+    the compiled build counts natively, without making an int object)."""
+    if _COMPILED:
+        count = 0
+        while mask:
+            mask &= mask - 1
+            count += 1
+        return count
+    return mask.bit_count()
+
+
 def iter_bits(mask: Mask) -> Iterator[int]:
     """Yield the set bit positions of a mask, lowest first."""
     while mask:

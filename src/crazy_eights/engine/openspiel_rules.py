@@ -171,7 +171,14 @@ class OpenSpielGame(SheddingGame):
                 self.passes = 1
             self.current = (seat + self.direction) % cfg.n
             return
-        card = self._draw_one(seat)
+        stock = self.stock
+        if stock:  # _draw_one(seat), inlined for the usual case: a playout draws here
+            card = stock.pop()
+            hand = self.hands[seat]
+            bit = 1 << card
+            self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
+        else:
+            card = self._draw_one(seat)
         if cfg.refill and not self.stock:
             self._refill()
         if out is not None:
@@ -185,7 +192,7 @@ class OpenSpielGame(SheddingGame):
         if out is not None:
             out.append(Passed(seat=seat))
         self.draws = 0
-        if self._can_draw():
+        if self.stock or (self._cfg.reshuffle and len(self.discard) > 1):  # _can_draw()
             self.passes = 0
         else:
             self.passes += 1

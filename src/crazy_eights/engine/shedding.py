@@ -44,6 +44,7 @@ from .cards import (
     cards_of,
     mask_of,
     parse_card,
+    popcount,
     standard_deck,
 )
 from .events import (
@@ -65,7 +66,7 @@ from .events import (
     SuitDeclared,
     TimedOut,
 )
-from .game import Deal, Game, GameResult, Hidden, check_hidden
+from .game import COMPILED, Deal, Game, GameResult, Hidden, check_hidden
 from .moves import (
     DECLARE_KIND,
     DRAW,
@@ -166,6 +167,8 @@ class _Config:
     """Whether an ace reverses play with two players too (OpenSpiel; U6: no effect)."""
     twos_need_stock: bool
     """Whether a 2 makes a draw pending only while there is a card to draw (OpenSpiel)."""
+    lane_points: tuple[int, ...]
+    """The points of each set of ranks of one suit (13 bits), for ``hand_points``."""
     wilds: tuple[Mask, ...]
     """Every seat's wild cards, by seat (countdown: see ``wild_of_number``)."""
     wild_of_number: tuple[Mask, ...]
@@ -187,6 +190,7 @@ class _Config:
         self.stacking = rules.twos_stack
         self.last_card = _LAST_CARD.get(str(rules.last_card), LC_OFF)
         self.points = tuple(rules.card_points(c) if c in CARD_TEXT else 0 for c in range(64))
+        self.lane_points = _lane_points(self.points[:13])
         self.match = rules.mode == "match"
         self.target = int(rules.target or 0)
         self.start = int(rules.start or 8)
@@ -214,6 +218,21 @@ class _Config:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its rules: a state's config is rebuilt from them."""
         return (type(self), (self.rules,))
+
+
+_LANES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _lane_points(points: tuple[int, ...]) -> tuple[int, ...]:
+    """The points of every set of the 13 ranks, given each rank's (built once a table)."""
+    lanes = _LANES.get(points)
+    if lanes is None:
+        table = [0] * 8192
+        for ranks in range(1, 8192):
+            low = ranks & -ranks
+            table[ranks] = table[ranks ^ low] + points[low.bit_length() - 1]
+        lanes = _LANES[points] = tuple(table)
+    return lanes
 
 
 _CONFIGS: Final[dict[Rules, _Config]] = {}
@@ -418,14 +437,14 @@ class SheddingGame(Game):
         return bool(self.playable_mask(seat) >> (card & 63) & 1)
 
     def hand_points(self, seat: int) -> int:
-        """G8 points (OpenSpiel's in that ruleset) of the cards in ``seat``'s hand."""
-        points = self._cfg.points
+        """G8 points (OpenSpiel's in that ruleset) of the cards in ``seat``'s hand: the
+        points of each suit's 13 bits, looked up (both packs' lanes)."""
+        lane = self._cfg.lane_points
         hand = self.hands[seat]
         total = 0
         while hand:
-            low = hand & -hand
-            total += points[(low.bit_length() - 1) & 63]
-            hand ^= low
+            total += lane[hand & 0x1FFF]
+            hand >>= 16
         return total
 
     # -- setting up a round -------------------------------------------------------------
@@ -731,7 +750,16 @@ class SheddingGame(Game):
         else:
             hand = self.hands[seat] ^ (1 << card)
         self.hands[seat] = hand
-        self._lay(card, suit)
+        self.discard.append(card)  # _lay(card, suit), inlined: a playout plays here
+        self.top = card
+        if suit is None:
+            self.suit = card >> 4
+            self.declared = False
+            self.follow = _FOLLOWS[card]
+        else:
+            self.suit = suit
+            self.declared = True
+            self.follow = follow_mask(card, suit, True)
         self.passes = 0
         if self.phase != PLAY:
             self.phase = PLAY
@@ -1013,7 +1041,19 @@ class SheddingGame(Game):
         while made != max_moves and self.phase != OVER:
             plain, wild, call, tail = self._options()
             calls = 2 if call else 1
-            count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
+            if COMPILED:  # int.bit_count is no mypyc primitive: count natively
+                count = 0
+                mask = plain
+                while mask:
+                    mask &= mask - 1
+                    count += calls
+                mask = wild
+                while mask:
+                    mask &= mask - 1
+                    count += 4 * calls
+                count += tail > 0
+            else:
+                count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
             if count > 1:
                 x = (x * 69069 + 1) & PLAYOUT_MASK  # rng.playout_step, inlined
                 if greedy:
@@ -1064,20 +1104,20 @@ class SheddingGame(Game):
         hand holds most of (ties by ``draw``), calling last card; else a wild card
         declaring that suit; else the tail move."""
         hand = self.hands[self.current]
-        kinds = (hand | (hand >> COPY)) & LOW
+        kinds = ((hand | (hand >> COPY)) & LOW) if self._cfg.two_packs else hand
         if plain:
             best = -1
             candidates = 0
             for suit in range(4):
                 cards = plain & SUIT_MASK[suit]
                 if cards:
-                    length = (kinds & SUIT_MASK[suit]).bit_count()
+                    length = popcount(kinds & SUIT_MASK[suit])
                     if length > best:
                         best = length
                         candidates = cards
                     elif length == best:
                         candidates |= cards
-            pick = below(draw, candidates.bit_count())
+            pick = below(draw, popcount(candidates))
             while pick:
                 candidates &= candidates - 1
                 pick -= 1
@@ -1085,8 +1125,11 @@ class SheddingGame(Game):
             return self._play_step(card, -1, call)
         if wild:
             suit = 0
+            most = popcount(kinds & SUIT_MASK[0])
             for s in range(1, 4):
-                if (kinds & SUIT_MASK[s]).bit_count() > (kinds & SUIT_MASK[suit]).bit_count():
+                length = popcount(kinds & SUIT_MASK[s])
+                if length > most:
+                    most = length
                     suit = s
             return self._play_step((wild & -wild).bit_length() - 1, suit, call)
         return self._tail_step(tail)
