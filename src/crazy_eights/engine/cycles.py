@@ -1026,28 +1026,10 @@ class CyclesGame(Game):
             forced = view.get("forced_card")
             self.forced = -2 if forced is None else parse_card(forced)
 
-    def set_hidden(self, hidden: Hidden, *, seed: int | None = None, check: bool = True) -> None:
-        masks = hidden.hand_masks()
-        stock = hidden.stock_cards()
-        if check:
-            if len(masks) != self._n:
-                raise ValueError(f"hidden has {len(masks)} hands for {self._n} players")
-            for seat, mask in enumerate(masks):
-                if mask.bit_count() != self.hands[seat].bit_count():
-                    raise ValueError(
-                        f"seat {seat} holds {self.hands[seat].bit_count()} cards, "
-                        f"not {mask.bit_count()}"
-                    )
-            if len(stock) != len(self.stock):
-                raise ValueError(f"the stock has {len(self.stock)} cards, not {len(stock)}")
-        self.hands = masks
-        self.stock = stock
+    def _place_pinned(self) -> None:
+        """A card the table drew that the seat must play (Y9, Y14) must be in its hand."""
         if self.forced != -1 and self.phase != OVER:
-            self.forced = self._forced_card(masks[self.current])
-        if seed is not None:
-            self.seed = seed
-            self._rng = Rng(seed)
-        self._legal = None
+            self.forced = self._forced_card(self.hands[self.current])
 
     def _forced_card(self, hand: Mask) -> Card:
         """The card of ``hand`` the table drew last for its player (Y9, Y14): the known

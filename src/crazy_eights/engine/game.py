@@ -193,11 +193,35 @@ class Game(ABC):
         ``log=True`` adds the events of the current round as that seat saw them.
         """
 
-    @abstractmethod
     def set_hidden(self, hidden: Hidden, *, seed: int | None = None, check: bool = True) -> None:
         """Put ``hidden`` in place of every hand and the stock (a search world's sampled
         cards); ``seed`` reseeds the generator of later reshuffles. ``check`` verifies
-        the counts and the viewing seat's hand against the position."""
+        that every hand and the stock keep their sizes."""
+        masks = hidden.hand_masks()
+        stock = hidden.stock_cards()
+        if check:
+            if len(masks) != len(self.hands):
+                raise ValueError(f"hidden has {len(masks)} hands for {len(self.hands)} players")
+            for seat, mask in enumerate(masks):
+                if mask.bit_count() != self.hands[seat].bit_count():
+                    raise ValueError(
+                        f"seat {seat} holds {self.hands[seat].bit_count()} cards, "
+                        f"not {mask.bit_count()}"
+                    )
+            if len(stock) != len(self.stock):
+                raise ValueError(f"the stock has {len(self.stock)} cards, not {len(stock)}")
+        self.hands = masks
+        self.stock = stock
+        self._place_pinned()
+        if seed is not None:
+            self.seed = seed
+            self._rng = Rng(seed)
+        self._legal = None
+
+    @abstractmethod
+    def _place_pinned(self) -> None:
+        """After new hidden cards: the card the player to move must or may only play
+        (``_pinned``) becomes one their new hand could hold."""
 
     @abstractmethod
     def hand_points(self, seat: int) -> int:

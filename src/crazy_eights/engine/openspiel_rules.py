@@ -36,26 +36,19 @@ from __future__ import annotations
 
 from typing import cast
 
-from .cards import COPY, EIGHT, Card, cards_of, openspiel_points, standard_deck
+from .cards import COPY, Card, openspiel_points, standard_deck
 from .events import (
-    Dealt,
     Drew,
     GameOver,
     Passed,
     PenaltyDrawn,
-    RoundOver,
-    RoundStarted,
-    StarterReturned,
-    StarterTurned,
 )
 from .game import GameResult
 from .moves import DRAW_KIND, PASS_KIND, Move
 from .result import EndReason
 from .rules import Rules
 from .shedding import (
-    NO_ACTION,
     OVER,
-    PLAY,
     SheddingGame,
     _Config,
     config_of,
@@ -96,40 +89,6 @@ class OpenSpielGame(SheddingGame):
         self.stock = stock
         self.discard = []
         self._begin(stock.pop())
-
-    def _begin(self, starter: Card) -> None:
-        """Turn the starter (eights go back into the stock) and set up the first turn."""
-        cfg = self._cfg
-        n = cfg.n
-        stock = self.stock
-        returned: list[Card] = []
-        while starter & 15 == EIGHT and any(c & 15 != EIGHT for c in stock):
-            stock.insert(self._rng.below(len(stock) + 1), starter)
-            returned.append(starter)
-            starter = stock.pop()
-        self._wild = self._wilds()
-        self._lay(starter, None)
-        self.pending = 0
-        self.passes = 0
-        self.drawn = -1
-        self.draws = 0
-        self.plays = 0
-        self.phase = PLAY
-        out = self._out
-        mark = 0
-        if out is not None:
-            out.append(RoundStarted(round=self.round, dealer=self.dealer))
-            for seat in range(n):
-                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
-            out.extend(StarterReturned(card=card) for card in returned)
-            mark = len(out)
-        dealer = self.dealer
-        self.current = (dealer + self.direction) % n
-        action = cfg.action_of[starter & 15] if cfg.actions else NO_ACTION
-        if action:
-            self.current = self._after_action(dealer, action)
-        if out is not None:
-            out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
 
     # -- legal moves ----------------------------------------------------------------------
 
@@ -229,20 +188,9 @@ class OpenSpielGame(SheddingGame):
             rounds=1,
             reason=reason,
         )
+        self._round_over(winner, reason, points, self.scores, None)
         out = self._out
         if out is not None:
-            out.append(
-                RoundOver(
-                    seat=winner,
-                    round=self.round,
-                    reason=reason,
-                    points=tuple(points),
-                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
-                    scored=tuple(self.scores),
-                    scores=tuple(self.scores),
-                    target=None,
-                )
-            )
             out.append(GameOver(seat=winner, result=self._result))
 
     # -- views ----------------------------------------------------------------------------

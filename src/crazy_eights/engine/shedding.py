@@ -62,6 +62,7 @@ from .events import (
     RoundOver,
     RoundStarted,
     Skipped,
+    StarterReturned,
     StarterTurned,
     SuitDeclared,
     TimedOut,
@@ -105,6 +106,7 @@ _LAST_CARD: Final = {"off": 0, "manual": 1, "auto": 2}
 STARTER_REBURY: Final = 0
 STARTER_DECLARE: Final = 1
 STARTER_PLAIN: Final = 2
+STARTER_RETURN: Final = 3
 # what a card does when played (Rules.action), by rank
 NO_ACTION: Final = 0
 DRAW_TWO: Final = 1
@@ -212,7 +214,7 @@ class _Config:
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
             "countdown": STARTER_PLAIN,
-            "openspiel": STARTER_PLAIN,
+            "openspiel": STARTER_RETURN,
         }[name]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -548,9 +550,18 @@ class SheddingGame(Game):
             self.follow = follow_mask(card, suit, True)
 
     def _begin(self, starter: Card) -> None:
-        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2)."""
+        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2,
+        OS2)."""
         cfg = self._cfg
         n = cfg.n
+        rule = cfg.starter_rule
+        returned: list[Card] = []
+        if rule == STARTER_RETURN:  # OS2: an eight goes back at a random place
+            stock = self.stock
+            while starter & 15 == EIGHT and any(c & 15 != EIGHT for c in stock):
+                stock.insert(self._rng.below(len(stock) + 1), starter)
+                returned.append(starter)
+                starter = stock.pop()
         self._wild = self._wilds()
         self._lay(starter, None)
         self.pending = 0
@@ -565,15 +576,16 @@ class SheddingGame(Game):
             out.append(RoundStarted(round=self.round, dealer=self.dealer))
             for seat in range(n):
                 out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
+            out.extend(StarterReturned(card=card) for card in returned)
             mark = len(out)
         dealer = self.dealer
         self.current = (dealer + self.direction) % n
-        if cfg.starter_rule == STARTER_DECLARE:
-            if starter & 15 == EIGHT:
-                self.phase = DECLARE
-                self.current = dealer
-            elif cfg.actions and cfg.action_of[starter & 15]:
-                self.current = self._after_action(dealer, cfg.action_of[starter & 15])
+        action = cfg.action_of[starter & 15] if cfg.actions else NO_ACTION
+        if rule == STARTER_DECLARE and starter & 15 == EIGHT:
+            self.phase = DECLARE
+            self.current = dealer
+        elif action and rule in (STARTER_DECLARE, STARTER_RETURN):  # U3, OS2
+            self.current = self._after_action(dealer, action)
         if out is not None:
             out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
 
@@ -971,6 +983,29 @@ class SheddingGame(Game):
             scored[winner] = sum(points[s] for s in range(n) if s != winner)
             self.scores[winner] += scored[winner]
             game_over = game_over or self.scores[winner] >= cfg.target
+        target = cfg.target if cfg.match and not cfg.countdown else None
+        self._round_over(winner, reason, points, scored, target)
+        if game_over:
+            self._finish(winner, points, reason)
+            return
+        self.dealer = (self.dealer + 1) % n
+        self.round += 1
+        self.direction = 1
+        out = self._out
+        if out is not None:
+            self._round_mark = len(out)
+        self._deal_round()
+
+    def _round_over(
+        self,
+        winner: int | None,
+        reason: EndReason,
+        points: list[int],
+        scored: list[int],
+        target: int | None,
+    ) -> None:
+        """The round summary, if someone wants the events: every hand face up with its
+        points, what each seat scored, the totals against ``target`` (C10, U10, K6)."""
         out = self._out
         if out is not None:
             out.append(
@@ -982,19 +1017,10 @@ class SheddingGame(Game):
                     hands=tuple(tuple(cards_of(h)) for h in self.hands),
                     scored=tuple(scored),
                     scores=tuple(self.scores),
-                    target=cfg.target if cfg.match and not cfg.countdown else None,
-                    numbers=tuple(self.numbers) if cfg.countdown else None,
+                    target=target,
+                    numbers=tuple(self.numbers) if self._cfg.countdown else None,
                 )
             )
-        if game_over:
-            self._finish(winner, points, reason)
-            return
-        self.dealer = (self.dealer + 1) % n
-        self.round += 1
-        self.direction = 1
-        if out is not None:
-            self._round_mark = len(out)
-        self._deal_round()
 
     def _finish(self, last_winner: int | None, points: list[int], reason: EndReason) -> None:
         cfg = self._cfg
@@ -1268,32 +1294,16 @@ class SheddingGame(Game):
         result = view["result"]
         self._result = None if result is None else GameResult.from_dict(result)
 
-    def set_hidden(self, hidden: Hidden, *, seed: int | None = None, check: bool = True) -> None:
-        masks = hidden.hand_masks()
-        stock = hidden.stock_cards()
-        if check:
-            if len(masks) != len(self.hands):
-                raise ValueError(f"hidden has {len(masks)} hands for {len(self.hands)} players")
-            for seat, mask in enumerate(masks):
-                if mask.bit_count() != self.hands[seat].bit_count():
-                    raise ValueError(
-                        f"seat {seat} holds {self.hands[seat].bit_count()} cards, "
-                        f"not {mask.bit_count()}"
-                    )
-            if len(stock) != len(self.stock):
-                raise ValueError(f"the stock has {len(self.stock)} cards, not {len(stock)}")
-        self.hands = masks
-        self.stock = stock
+    def _place_pinned(self) -> None:
+        """A drawn card the seat may only play (``single``, C6) must be in its hand: if
+        it is not known or not there, it is the lowest card of the hand that may be
+        played."""
         if self.phase == DRAWN:
-            hand = masks[self.current]
+            hand = self.hands[self.current]
             if self.drawn < 0 or not (hand | (hand >> COPY)) >> self.drawn & 1:
                 kinds = (hand | (hand >> COPY)) & LOW
                 fits = kinds & (self.follow | self._wild[self.current]) or kinds
                 self.drawn = (fits & -fits).bit_length() - 1
-        if seed is not None:
-            self.seed = seed
-            self._rng = Rng(seed)
-        self._legal = None
 
 
 __all__ = ["PHASE_NAMES", "SheddingGame", "follow_mask"]
