@@ -19,8 +19,9 @@ beside them, three ways:
 
 Each engine runs in ``--rounds`` slices of ``--seconds / --rounds`` of the process's CPU
 time, the engines taking turns, so that other work on a shared machine weighs on both
-alike and little on either; the ratio is ours over OpenSpiel's. The first line says which build of our engine ran (the pure
-Python one, or the mypyc-compiled one that ``.ci/run`` builds and tests).
+alike and little on either; the ratio is ours over OpenSpiel's. The first line says
+which build of our engine ran (the pure Python one, or the mypyc-compiled one that
+``.ci/run`` builds and tests). ``--profile`` shows where our playout's time goes.
 
 Match: one seat is our ismcts (worlds sampled from its view; every deal is played once
 from each seat), the other seats OpenSpiel's ``MCTSBot`` run on a world sampled with
@@ -135,10 +136,29 @@ def playouts(seconds: float, rounds: int) -> None:
             print(f"  {name:<20} {rate:>9,.0f}   ratio {rate / theirs:.2f}")
 
 
+def breakdown(rules: Rules, games: int = 3000) -> None:
+    """CPU time of a playout in its two parts: dealing (``new_game``) and playing."""
+    seeds = list(range(games))
+    start = time.process_time()
+    dealt = [new_game(rules, seed, log=False) for seed in seeds]
+    deal = time.process_time() - start
+    start = time.process_time()
+    moves = sum(game.playout(seed=seed) for seed, game in zip(seeds, dealt, strict=True))
+    play = time.process_time() - start
+    print(
+        f"  {rules.ruleset} 4p: deal {deal / games * 1e6:.1f} us/game, play "
+        f"{play / games * 1e6:.1f} us/game ({moves / games:.1f} moves, "
+        f"{play / moves * 1e9:.0f} ns/move)"
+    )
+
+
 def profile(seconds: float) -> None:
-    """Where the time of our playout goes (the pure Python build shows every function;
-    a compiled build shows only its calls into Python)."""
+    """Where the time of our playout goes: deal against play, then (telling for the
+    pure Python build; a compiled one shows only its calls into Python) cProfile."""
     rules = Rules.preset("openspiel", players=4)
+    print("playout time, dealing and playing (CPU time):")
+    breakdown(rules)
+    breakdown(Rules.preset("openspiel", players=4, action_cards=True))
     profiler = cProfile.Profile()
     profiler.enable()
     playout_runner(rules)(random.Random(2), seconds)

@@ -1064,10 +1064,11 @@ class SheddingGame(Game):
         of ``legal_moves()``."""
         moves = self._moves
         made = 0
+        native = COMPILED
         while made != max_moves and self.phase != OVER:
             plain, wild, call, tail = self._options()
             calls = 2 if call else 1
-            if COMPILED:  # int.bit_count is no mypyc primitive: count natively
+            if native:  # int.bit_count is no mypyc primitive: count natively
                 count = 0
                 mask = plain
                 while mask:
@@ -1078,8 +1079,10 @@ class SheddingGame(Game):
                     mask &= mask - 1
                     count += 4 * calls
                 count += tail > 0
-            else:
+            elif wild or call:
                 count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
+            else:
+                count = plain.bit_count() + (tail > 0)
             if count > 1:
                 x = (x * 69069 + 1) & PLAYOUT_MASK  # rng.playout_step, inlined
                 if greedy:
