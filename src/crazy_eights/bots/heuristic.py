@@ -119,7 +119,7 @@ def score_moves(
         card: Card = move.card
         if phase == "declare":
             suit = move.suit if move.suit is not None else card >> 4
-            out.append(_declare_score(know, hand, suit, nxt, unseen, w))
+            out.append(_declare_score(know, hand, card, suit, nxt, unseen, w))
             continue
         after = _remove(hand, card)
         left = after.bit_count()
@@ -150,7 +150,7 @@ def score_moves(
                     target = know.next_seat(me, 2) if n > 2 else me
         if is_wild:
             suit = move.suit if move.suit is not None else card >> 4
-            score += _declare_score(know, after, suit, target, unseen, w)
+            score += _declare_score(know, after, card, suit, target, unseen, w)
             if left <= 1:
                 score += w.out_with_wild
             if know.points_matter and fewest <= 1:
@@ -173,12 +173,12 @@ def score_moves(
 
 
 def _declare_score(
-    know: Knowledge, after: Mask, suit: int, target: int, unseen: Mask, w: Weights
+    know: Knowledge, after: Mask, card: Card, suit: int, target: int, unseen: Mask, w: Weights
 ) -> float:
     mine = _suit_counts(after, know.wild[know.seat])[suit]
     score = w.declare_own * mine + (w.declare_void if mine == 0 else 0.0)
     if target != know.seat:
-        score += _lack_bonus(know, target, SUIT_MASK[suit], unseen, w)
+        score += _lack_bonus(know, target, follow_mask(card, suit, True), unseen, w)
     return score
 
 
