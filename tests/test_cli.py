@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from crazy_eights import Rules, replay
-from crazy_eights.cli import app
+from crazy_eights.cli import app, describe
+from crazy_eights.engine.cards import parse_card
+from crazy_eights.engine.events import Drew, PenaltyDrawn, Played, RoundOver
 from crazy_eights.extras import MissingExtra, require
 
 runner = CliRunner()
@@ -111,3 +113,26 @@ def test_an_error_inside_an_installed_extra_is_not_taken_for_a_missing_one(
     assert error.value.name == "not_installed_anywhere"
     with pytest.raises(MissingExtra, match=r"a test needs the 'lab' extra \(absent_mod is"):
         require("absent_mod.sub", extra="lab", feature="a test")
+
+
+def test_describe_names_every_penalty_and_hides_other_seats_cards() -> None:
+    cards = (parse_card("7H"), parse_card("2C"))
+    two = PenaltyDrawn(seat=1, cards=cards, reason="draw_two")
+    call = PenaltyDrawn(seat=1, cards=cards, reason="last_card")
+    assert describe(two, 0) == "Seat 1 drew 2 from a two"
+    assert describe(call, 1) == "You drew 2 for not calling last card (7H 2C)"
+    assert describe(Drew(seat=2, cards=cards), 0) == "Seat 2 drew 2 cards"
+    assert describe(Drew(seat=2, cards=cards), None, reveal=True) == "Seat 2 drew 2 cards (7H 2C)"
+    wild = Played(seat=0, card=parse_card("8S"), declared=1)
+    assert describe(wild, 0) == "You played 8S and declared hearts"
+    blocked = RoundOver(
+        seat=2,
+        round=1,
+        reason="blockade",
+        points=(5, 9, 1),
+        hands=((), (), ()),
+        scored=(0, 0, 14),
+        scores=(0, 0, 14),
+        target=100,
+    )
+    assert "wins the blockade" in (describe(blocked, 0) or "")

@@ -14,8 +14,28 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .engine import IllegalMove, Move, Rules, RulesError, new_game, replay
-from .engine.cards import SUIT_NAMES, SUITS
+from .engine import Event, IllegalMove, Move, Rules, RulesError, new_game, replay
+from .engine.cards import CARD_TEXT, SUIT_NAMES, SUITS
+from .engine.events import (
+    CycleWon,
+    DirectionChanged,
+    Drew,
+    FalseCall,
+    GameOver,
+    HostLed,
+    LastCardCalled,
+    Passed,
+    PenaltyDrawn,
+    PickedUp,
+    Played,
+    Reshuffled,
+    RoundOver,
+    RoundStarted,
+    Skipped,
+    StarterTurned,
+    SuitDeclared,
+    TimedOut,
+)
 from .engine.game import Game
 from .engine.rules import RULESETS, parse_setting_pairs
 
@@ -60,54 +80,73 @@ def move_markup(text: str) -> Text:
     return out
 
 
-def describe(event: dict[str, Any], you: int | None) -> str | None:
-    """One line of plain text for an event as a seat saw it (None: not worth a line)."""
-    kind = event["type"]
-    seat = event.get("seat")
-    who = "You" if seat is not None and seat == you else f"Seat {seat}"
-    cards = event.get("cards")
-    shown = " ".join(cards) if cards else ""
-    if kind == "played":
-        line = f"{who} played {shown}"
-        if "declared" in event:
-            line += f" and declared {SUIT_NAMES[SUITS.index(event['declared'])]}"
-        return line
-    if kind == "drew":
-        count = event.get("count", 0)
-        line = f"{who} drew {count} card{'s' if count != 1 else ''}"
-        return line + (f" ({shown})" if shown else "")
-    if kind == "penalty":
-        reason = {"last_card": "for not calling last card", "two": "from a two"}.get(
-            event.get("reason", ""), "as a penalty"
-        )
-        return f"{who} drew {event.get('count', 0)} {reason}" + (f" ({shown})" if shown else "")
-    if kind == "skipped":
-        return f"{who} {'are' if who == 'You' else 'is'} skipped"
-    if kind == "passed":
-        return f"{who} passed"
-    if kind == "direction":
-        return "Direction reversed: " + (
-            "clockwise" if event["direction"] == 1 else "anticlockwise"
-        )
-    if kind == "last_card":
-        return f"{who}: last card!"
-    if kind == "reshuffled":
-        return f"The discards were shuffled into a new stock of {event['count']}"
-    if kind == "declared":
-        return f"{who} declared {SUIT_NAMES[SUITS.index(event['suit'])]} for the starter eight"
-    if kind == "starter":
-        return f"Starter: {shown}"
-    if kind == "round":
-        return f"Round {event['round']} (dealer: seat {event['dealer']})"
-    if kind == "round_over":
-        if seat is None:
-            return "Round over: nobody could play (no winner)"
-        how = "went out" if event.get("reason") == "out" else "wins the blockade"
-        return f"Round over: {who} {how}. Points in hand: {event.get('points')}"
-    if kind == "game_over":
-        return f"Game over. Winner: seat {seat}" if seat is not None else "Game over."
-    if kind == "timeout":
-        return f"{who} ran out of time"
+def _who(seat: int | None, you: int | None) -> str:
+    if seat is None:
+        return "The host"
+    return "You" if seat == you else f"Seat {seat}"
+
+
+def _cards(event: Event, you: int | None, reveal: bool) -> str:
+    """The event's cards as ``you`` may see them (all with ``reveal``), in brackets."""
+    shown = event.shown if reveal else event.visible_cards(you)
+    return f" ({' '.join(CARD_TEXT[c] for c in shown)})" if shown else ""
+
+
+def _suit(suit: int) -> str:
+    return SUIT_NAMES[suit]
+
+
+PENALTY_TEXT = {"draw_two": "from a two", "last_card": "for not calling last card"}
+PICKUP_TEXT = {"stock_empty": "as nothing fits", "last_card": "for not calling last card"}
+
+
+def describe(event: Event, you: int | None, *, reveal: bool = False) -> str | None:
+    """One line of plain text for an event as seat ``you`` saw it (``reveal``: every
+    card shown, as the referee sees it); None when it is not worth a line."""
+    who = _who(event.seat, you)
+    match event:
+        case Played(card=card, declared=declared, lead=lead):
+            line = f"{who} {'led' if lead else 'played'} {CARD_TEXT[card]}"
+            return line + (f" and declared {_suit(declared)}" if declared is not None else "")
+        case Drew(cards=cards):
+            count = len(cards)
+            return f"{who} drew {count} card{'s' if count != 1 else ''}{_cards(event, you, reveal)}"
+        case PenaltyDrawn(cards=cards, reason=reason):
+            text = PENALTY_TEXT[reason]
+            return f"{who} drew {len(cards)} {text}{_cards(event, you, reveal)}"
+        case PickedUp(cards=cards, reason=reason):
+            return f"{who} picked up {len(cards)} {PICKUP_TEXT[reason]}{_cards(event, you, reveal)}"
+        case Skipped():
+            return f"{who} {'are' if who == 'You' else 'is'} skipped"
+        case Passed():
+            return f"{who} passed"
+        case DirectionChanged(direction=direction):
+            return "Direction reversed: " + ("clockwise" if direction == 1 else "anticlockwise")
+        case LastCardCalled():
+            return f"{who}: last card!"
+        case FalseCall(suit=suit, count=count):
+            return f"{who} called last card falsely: {count} {_suit(suit)} in hand"
+        case Reshuffled(count=count):
+            return f"The discards were shuffled into a new stock of {count}"
+        case SuitDeclared(suit=suit):
+            return f"{who} declared {_suit(suit)} for the starter eight"
+        case StarterTurned(card=card):
+            return f"Starter: {CARD_TEXT[card]}"
+        case RoundStarted(round=number, dealer=dealer):
+            return f"Round {number} (dealer: seat {dealer})"
+        case HostLed(card=card, cycle=cycle):
+            return f"Cycle {cycle}: the host leads {CARD_TEXT[card]}"
+        case CycleWon(winner=winner):
+            return f"{_who(None if winner < 0 else winner, you)} won the cycle"
+        case RoundOver(seat=seat, reason=reason, points=points, scores=scores):
+            if seat is None:
+                return "Round over: nobody could play (no winner)"
+            how = {"out": "went out", "blockade": "wins the blockade"}.get(reason, reason)
+            return f"Round over: {who} {how}. Points in hand: {list(points)}, totals {list(scores)}"
+        case GameOver(seat=seat):
+            return f"Game over. Winner: seat {seat}" if seat is not None else "Game over."
+        case TimedOut():
+            return f"{who} ran out of time"
     return None
 
 
@@ -206,7 +245,7 @@ def play(
         f"[bold]Crazy Eights — {rules.ruleset}[/bold], {rules.players} players, seed {seed}. "
         "You are seat 0."
     )
-    for line in game.view(0, log=True)["log"]:
+    for line in game.log:
         text = describe(line, 0)
         if text:
             console.print(f"  {text}", style="dim")
@@ -222,7 +261,7 @@ def play(
         else:
             move = opponents[seat].choose(game.view(seat, log=True), game.legal_moves())
         for event in game.play(move):
-            text = describe(event.for_seat(0), 0)
+            text = describe(event, 0)
             if text:
                 console.print(f"  {text}")
     if game.is_over and game.result is not None:
@@ -263,8 +302,7 @@ def replay_command(
             console.print(f"[red]move {index} ({move}) is illegal: {exc.reason}[/red]")
             raise typer.Exit(1) from None
         for event in events:
-            shown = event.for_seat(seat if seat is not None else event.seat)
-            text = describe(shown, seat)
+            text = describe(event, seat, reveal=seat is None)
             if text:
                 console.print(f"{index:>4} [dim]seat {mover}[/dim]  {text}")
     check = replay(rules, int(record["seed"]), record["moves"])

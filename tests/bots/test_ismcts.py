@@ -11,7 +11,7 @@ from crazy_eights.bots.ismcts import IsmctsBot
 from crazy_eights.bots.knowledge import hand_mask, kinds_of, knowledge_from_view
 from crazy_eights.engine import Rules
 from crazy_eights.engine.cards import parse_card
-from crazy_eights.engine.worlds import WorldBuilder, hand_counts, world_from_view
+from crazy_eights.engine.worlds import WorldBuilder, world_from_view
 
 from .conftest import TABLES, random_positions, table_rules
 
@@ -81,7 +81,9 @@ def test_world_with_the_true_cards_plays_like_the_game(
         stock = [c for c in reversed(game.stock)]  # type: ignore[attr-defined]
         world = world_from_view(rules, view, hands=hands, stock=stock, seed=1)
         assert world.legal_moves() == legal
-        assert hand_counts(world) == [p["cards"] for p in view["players"]]
+        assert [world.hand_count(s) for s in range(players)] == [
+            p["cards"] for p in view["players"]
+        ]
         for _ in range(6):
             if game.is_over or world.is_over:
                 break

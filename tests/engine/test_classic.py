@@ -6,6 +6,7 @@ import pytest
 
 from crazy_eights import Deal, IllegalMove, Rules, new_game
 from crazy_eights.engine.cards import CARD_TEXT, EIGHT, cards_of
+from crazy_eights.engine.events import RoundOver
 
 from .helpers import deal_game, moves_text, shedding_cards
 
@@ -162,8 +163,9 @@ def test_c7_blocked_stock_then_blockade_ends_the_round() -> None:
     assert not game.is_over
     events = game.play("pass")
     assert game.is_over
-    over = next(e for e in events if e.type == "round_over")
-    assert over.data is not None and over.data["reason"] == "blockade"
+    over = next(e for e in events if isinstance(e, RoundOver))
+    assert over.reason == "blockade"
+    assert game.result is not None and game.result.reason == "blockade"
     # lowest points: seat 2 has AS (1 point)
     assert game.result is not None and game.result.winner == 2
 

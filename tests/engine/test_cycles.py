@@ -7,13 +7,38 @@ exercised precisely.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
-from crazy_eights.engine import Deal, Event, IllegalMove, Rules, RulesError, new_game, replay
+from crazy_eights.engine import (
+    Deal,
+    Event,
+    Hidden,
+    IllegalMove,
+    Rules,
+    RulesError,
+    new_game,
+    replay,
+)
 from crazy_eights.engine.cards import ALL_CARDS, CARD_TEXT, parse_card
 from crazy_eights.engine.cycles import FULL_DECK, POWER, VALUE, CyclesGame, rank_key
+from crazy_eights.engine.events import (
+    HOST,
+    CycleOver,
+    CycleWon,
+    Drew,
+    FalseCall,
+    FirstPlayer,
+    GameOver,
+    JokerToBottom,
+    LastCardCalled,
+    PenaltyDrawn,
+    PickedUp,
+    Played,
+)
+
+T = TypeVar("T", bound=Event)
 
 
 def make(
@@ -42,9 +67,9 @@ def types(events: Sequence[Event]) -> list[str]:
     return [e.type for e in events]
 
 
-def find(events: Sequence[Event], kind: str) -> Event:
-    found = [e for e in events if e.type == kind]
-    assert found, f"no {kind} event in {types(events)}"
+def find(events: Sequence[Event], kind: type[T]) -> T:
+    found = [e for e in events if isinstance(e, kind)]
+    assert found, f"no {kind.type} event in {types(events)}"
     return found[0]
 
 
@@ -58,7 +83,7 @@ def log_types(game: CyclesGame) -> list[str]:
 def test_y1_deck_has_55_cards_and_five_each() -> None:
     game = new_game(Rules.preset("cycles", players=4), 7)
     assert isinstance(game, CyclesGame)
-    deals = [e for e in game._log if e.type == "deal"]
+    deals = [e for e in game.log if e.type == "deal"]
     assert [len(e.cards) for e in deals] == [5, 5, 5, 5]
     dealt = [c for e in deals for c in e.cards]
     assert len(set(dealt)) == 20
@@ -141,17 +166,16 @@ def test_y3_jokers_beat_aces_and_the_joker_beats_all() -> None:
 # -- Y4 order of players ------------------------------------------------------------------
 
 
-def _first_player(hands: list[list[str]], seed: int = 0) -> tuple[int, Event]:
+def _first_player(hands: list[list[str]], seed: int = 0) -> tuple[int, FirstPlayer]:
     game = make(hands, ["7C", "8C", "9C", "TC"], seed=seed)
-    event = find(game._log, "first_player")
-    assert event.seat is not None
+    event = find(game.log, FirstPlayer)
     return event.seat, event
 
 
 def test_y4_lowest_total_plays_first() -> None:
     seat, event = _first_player([["KC", "QS"], ["3C", "4H"], ["5C", "6H"]])
     assert seat == 1
-    assert event.data == {"tie_break": False}
+    assert event.tie_break is False
 
 
 def test_y4_equal_totals_lowest_card_first() -> None:
@@ -171,7 +195,7 @@ def test_y4_exact_tie_is_a_seeded_random_choice() -> None:
     assert chosen == {0, 1}
     for seed in range(5):
         assert _first_player(hands, seed)[0] == _first_player(hands, seed)[0]
-    assert _first_player(hands, 3)[1].data == {"tie_break": True}
+    assert _first_player(hands, 3)[1].tie_break is True
 
 
 # -- Y5 cycles ----------------------------------------------------------------------------
@@ -190,8 +214,8 @@ def test_y5_completed_cycle_removes_cards_and_highest_leads() -> None:
     game = make([["5S", "2H", "3H"], ["9S", "4H", "5H"], ["7S", "6H", "7H"]], leader=0)
     before = game.cycles_left
     events = game.play_all(["5S", "9S", "7S"])
-    won = find(events, "cycle_won")
-    assert won.seat == 1 and won.data == {"winner": 1}
+    won = find(events, CycleWon)
+    assert won.seat == 1 and won.winner == 1
     assert sorted(game.removed_cards()) == ["5S", "7S", "9S"]
     view = game.view(None)
     assert view["cycle"] == [] and view["removed"] == ["5S", "7S", "9S"]
@@ -250,7 +274,7 @@ def test_y7_leader_plays_any_card_jokers_declare_their_colour() -> None:
 def test_y7_declared_suit_is_the_lead_suit() -> None:
     game = make([["BJ", "RJ", "JK", "5S", "6D"], ["7H", "8H", "9C"]], leader=0)
     events = game.play("JK:H")
-    assert find(events, "played").data == {"lead": True, "declared": "H"}
+    assert find(events, Played).lead and find(events, Played).declared == 1
     assert game.view(None)["lead_suit"] == "H"
     assert plain_legal(game) == {"7H", "8H"}
 
@@ -271,7 +295,7 @@ def test_y8_host_turns_the_lead_and_first_player_of_y4_starts() -> None:
     game.play("KC")
     assert game.current_player == 1
     events = game.play("4C")
-    assert find(events, "cycle_won").seat == 0
+    assert find(events, CycleWon).seat == 0
     assert game.current_player == 0 and game.view(None)["phase"] == "lead"
     assert sorted(game.removed_cards()) == ["2C", "4C", "7C", "KC"]
 
@@ -280,7 +304,8 @@ def test_y8_nobody_beats_the_host_so_the_host_leads_again() -> None:
     hands = [["KC", "QS", "JS"], ["4C", "9H", "8H"], ["2C", "3H", "4H"]]
     game = make(hands, ["AC", "5H", "6D"])
     events = game.play_all(["2C", "KC", "4C"])
-    assert find(events, "cycle_won").data == {"winner": "host"}
+    assert find(events, CycleWon).winner == HOST
+    assert find(events, CycleWon).public()["winner"] == "host"
     view = game.view(None)
     assert view["leader"] == "host" and view["host_card"] == "5H"
     assert view["stock"] == 1
@@ -291,8 +316,8 @@ def test_y8_a_turned_joker_goes_to_the_bottom() -> None:
     game = make([["2C", "3H"], ["4C", "9H"]], ["JK", "RJ", "7C", "5D"])
     assert game.view(None)["host_card"] == "7C"
     assert game.stock_cards() == ["5D", "JK", "RJ"]
-    buried = [e for e in game._log if e.type == "joker_to_bottom"]
-    assert [CARD_TEXT[e.cards[0]] for e in buried] == ["JK", "RJ"]
+    buried = [e for e in game.log if isinstance(e, JokerToBottom)]
+    assert [CARD_TEXT[e.card] for e in buried] == ["JK", "RJ"]
     assert all("cards" in e.public() for e in buried)
 
 
@@ -332,7 +357,7 @@ def test_y9_draw_until_a_fitting_card_which_must_be_played() -> None:
         leader=0,
     )
     events = game.play("5S")
-    drew = find(events, "drew")
+    drew = find(events, Drew)
     assert drew.seat == 1 and [CARD_TEXT[c] for c in drew.cards] == ["2D", "3D", "9S"]
     assert drew.public() == {"type": "drew", "seat": 1, "count": 3, "reason": "no_fitting_card"}
     assert drew.for_seat(1)["cards"] == ["2D", "3D", "9S"]
@@ -360,21 +385,21 @@ def test_y10_only_the_lead_on_the_table_the_leader_leads_again() -> None:
     game = make([["5S", "2H", "3H"], ["4H", "5H", "6H"], ["7S", "8H", "9H"]], leader=0)
     before = game.cycles_left
     events = game.play("5S")
-    picked = find(events, "picked_up")
+    picked = find(events, PickedUp)
     assert picked.seat == 1 and [CARD_TEXT[c] for c in picked.cards] == ["5S"]
     assert picked.public()["cards"] == ["5S"]
     assert sorted(game.hand(1)) == ["4H", "5H", "5S", "6H"]
     assert game.removed_cards() == []
     assert game.current_player == 0 and game.view(None)["phase"] == "lead"
     assert game.cycles_left == before - 1
-    assert find(events, "cycle_over").data["completed"] is False
+    assert find(events, CycleOver).completed is False
 
 
 def test_y10_two_cards_on_the_table_the_picker_leads() -> None:
     game = make([["5S", "2H", "3H"], ["6S", "5H", "6H"], ["8H", "9H", "TH"]], leader=0)
     game.play("5S")
     events = game.play("6S")
-    assert [CARD_TEXT[c] for c in find(events, "picked_up").cards] == ["5S", "6S"]
+    assert [CARD_TEXT[c] for c in find(events, PickedUp).cards] == ["5S", "6S"]
     assert game.current_player == 2 and game.view(None)["phase"] == "lead"
     assert game.hand_count(2) == 5
 
@@ -394,7 +419,7 @@ def test_y11_manual_call_is_made_with_the_play() -> None:
     game = make([["5S", "6S"], ["7S", "8S", "9S"]], leader=0)
     assert {"5S", "5S!", "6S", "6S!"} == {m.text for m in game.legal_moves()}
     events = game.play("5S!")
-    assert find(events, "last_card").data == {"auto": False}
+    assert find(events, LastCardCalled).auto is False
     assert "penalty" not in types(events)
     assert game.current_player == 1
 
@@ -403,7 +428,7 @@ def test_y11_auto_calls_for_the_player() -> None:
     game = make([["5S", "6S"], ["7S", "8S", "9S"]], leader=0, last_card="auto")
     assert {m.text for m in game.legal_moves()} == {"5S", "6S"}
     events = game.play("5S")
-    assert find(events, "last_card").data == {"auto": True}
+    assert find(events, LastCardCalled).auto is True
     assert game.current_player == 1
 
 
@@ -434,8 +459,8 @@ def test_y12_no_call_picks_up_cycle_plus_three() -> None:
     before = game.cycles_left
     game.play("5S")
     events = game.play("9S")
-    assert [CARD_TEXT[c] for c in find(events, "picked_up").cards] == ["5S", "9S"]
-    penalty = find(events, "penalty")
+    assert [CARD_TEXT[c] for c in find(events, PickedUp).cards] == ["5S", "9S"]
+    penalty = find(events, PenaltyDrawn)
     assert penalty.seat == 1 and penalty.secret and len(penalty.cards) == 3
     assert penalty.public()["count"] == 3 and "cards" not in penalty.public()
     assert sorted(game.hand(1)) == sorted(["4H", "5S", "9S", "2D", "3D", "4D"])
@@ -449,8 +474,8 @@ def test_y12_as_many_as_are_left_and_the_host_card_too() -> None:
     game = make([["2C", "3H"], ["4C", "9H", "KS"]], ["7C", "5D"])
     assert game.current_player == 0
     events = game.play("2C")
-    assert [CARD_TEXT[c] for c in find(events, "picked_up").cards] == ["7C", "2C"]
-    assert len(find(events, "penalty").cards) == 1
+    assert [CARD_TEXT[c] for c in find(events, PickedUp).cards] == ["7C", "2C"]
+    assert len(find(events, PenaltyDrawn).cards) == 1
     assert sorted(game.hand(0)) == ["2C", "3H", "5D", "7C"]
     assert game.current_player == 1 and game.view(None)["phase"] == "lead"
 
@@ -468,8 +493,8 @@ def test_y12_a_leader_who_does_not_call_picks_up_the_lead() -> None:
 def test_y13_false_call_reveals_lead_suit_count_until_hand_changes() -> None:
     game = make([["5S", "6S", "7S", "2H"], ["2S", "3H", "4H"], ["3S", "5H", "6H"]], leader=0)
     events = game.play("5S!")
-    call = find(events, "false_call")
-    assert call.seat == 0 and call.data == {"suit": "S", "count": 2}
+    call = find(events, FalseCall)
+    assert call.seat == 0 and (call.suit, call.count) == (0, 2)
     assert "last_card" not in types(events)
     for seat in (None, 0, 1, 2):
         assert game.view(seat)["players"][0]["revealed"] == 2
@@ -483,7 +508,12 @@ def test_y13_follower_false_call_counts_the_lead_suit() -> None:
     game = make([["5H", "2S", "3S"], ["9H", "TH", "4S", "5S"]], leader=0)
     game.play("5H")
     events = game.play("9H!")
-    assert find(events, "false_call").data == {"suit": "H", "count": 1}
+    assert find(events, FalseCall).public() == {
+        "type": "false_call",
+        "seat": 1,
+        "suit": "H",
+        "count": 1,
+    }
 
 
 def test_y13_a_true_call_reveals_nothing() -> None:
@@ -499,7 +529,7 @@ def test_y13_a_true_call_reveals_nothing() -> None:
 def test_y14_a_lone_joker_does_not_follow() -> None:
     game = make([["5S", "6S", "7S"], ["JK"]], ["2H", "9S", "3D"], leader=0)
     game.play("5S")
-    assert [CARD_TEXT[c] for c in find(game._log, "drew").cards] == ["2H", "9S"]
+    assert [CARD_TEXT[c] for c in find(game.log, Drew).cards] == ["2H", "9S"]
     assert plain_legal(game) == {"9S"}
 
 
@@ -519,7 +549,7 @@ def test_y14_a_joker_with_another_card_may_follow() -> None:
 def test_y14_a_leader_with_a_lone_joker_draws_and_leads_the_drawn_card() -> None:
     game = make([["5S", "6S", "7H"], ["BJ"]], ["JK", "4H", "8C"], leader=1)
     assert game.current_player == 1
-    assert [CARD_TEXT[c] for c in find(game._log, "drew").cards] == ["JK", "4H"]
+    assert [CARD_TEXT[c] for c in find(game.log, Drew).cards] == ["JK", "4H"]
     assert [m.text for m in game.legal_moves()] == ["4H", "4H!"]
     with pytest.raises(IllegalMove, match="must lead it"):
         game.play("JK:S")
@@ -563,7 +593,7 @@ def test_y15_timeout_with_several_moves_skips_and_the_cycle_completes_without() 
     assert types(events) == ["timeout", "skipped"]
     assert game.current_player == 2
     events = game.play("7S")
-    assert find(events, "cycle_won").seat == 2
+    assert find(events, CycleWon).seat == 2
     assert sorted(game.removed_cards()) == ["5S", "7S"]
     assert game.hand_count(1) == 3
 
@@ -619,7 +649,7 @@ def test_y16_every_cycle_that_ends_counts_and_zero_ends_the_game() -> None:
     events += game.play("2H")
     assert game.is_over
     assert game.result is not None and game.result.reason == "cycle_limit"
-    assert find(events, "cycle_over").data["cycles_left"] == 0
+    assert find(events, CycleOver).cycles_left == 0
     assert game.legal_moves() == []
 
 
@@ -643,7 +673,7 @@ def test_y17_emptying_the_hand_wins_and_the_rest_rank_by_y4() -> None:
     assert result.standings[0] == 0 and result.standings[3] == 1
     assert set(result.standings[1:3]) == {2, 3}  # an exact tie: the seeded choice
     assert result.points == (0, 20, 5, 5)
-    over = find(events, "game_over")
+    over = find(events, GameOver)
     assert over.public()["hands"] == [[], ["QH", "KH"], ["2H", "3H"], ["2D", "3D"]]
     assert game.view(1)["result"] == result.to_dict()
     with pytest.raises(IllegalMove, match="game is over"):
@@ -771,7 +801,7 @@ def test_from_view_rebuilds_the_position() -> None:
         game.play(game.legal_moves()[0])
     seat = game.current_player
     hands, stock = _hidden(game)
-    rebuilt = CyclesGame.from_view(rules, game.view(seat), hands=hands, stock=stock, seed=1)
+    rebuilt = CyclesGame.from_view(game.view(seat), Hidden(hands=hands, stock=stock), seed=1)
     for s in (None, 0, 1, 2, 3):
         assert rebuilt.view(s) == game.view(s)
     assert rebuilt.legal_moves() == game.legal_moves()
@@ -789,14 +819,14 @@ def test_from_view_infers_a_forced_card_hidden_from_the_viewer() -> None:
     hands, stock = _hidden(game)
     view = game.view(2)
     assert view["forced"] is True and "forced_card" not in view
-    rebuilt = CyclesGame.from_view(game.rules, view, hands=hands, stock=stock, seed=0)
+    rebuilt = CyclesGame.from_view(view, Hidden(hands=hands, stock=stock), seed=0)
     assert rebuilt.legal_moves() == game.legal_moves()
 
 
 def test_from_view_infers_a_y14_leaders_drawn_card() -> None:
     game = make([["5S", "6S", "7H"], ["BJ"]], ["JK", "4H", "8C"], leader=1)
     hands, stock = _hidden(game)
-    rebuilt = CyclesGame.from_view(game.rules, game.view(0), hands=hands, stock=stock, seed=0)
+    rebuilt = CyclesGame.from_view(game.view(0), Hidden(hands=hands, stock=stock), seed=0)
     assert [m.text for m in rebuilt.legal_moves()] == ["4H", "4H!"]
 
 
@@ -805,11 +835,11 @@ def test_from_view_refuses_hidden_cards_that_disagree_with_the_view() -> None:
     hands, stock = _hidden(game)
     view = game.view(0)
     with pytest.raises(ValueError, match="holds 3 cards"):
-        CyclesGame.from_view(game.rules, view, hands=[hands[0], hands[1][:2]], stock=stock, seed=0)
+        CyclesGame.from_view(view, Hidden(hands=[hands[0], hands[1][:2]], stock=stock))
     with pytest.raises(ValueError, match="stock cards"):
-        CyclesGame.from_view(game.rules, view, hands=hands, stock=stock[:1], seed=0)
+        CyclesGame.from_view(view, Hidden(hands=hands, stock=stock[:1]), seed=0)
     with pytest.raises(ValueError, match="two places"):
-        CyclesGame.from_view(game.rules, view, hands=hands, stock=[stock[0], hands[1][0]], seed=0)
+        CyclesGame.from_view(view, Hidden(hands=hands, stock=[stock[0], hands[1][0]]))
     swapped = [hands[1], hands[0]]
     with pytest.raises(ValueError, match="not the view's hand"):
-        CyclesGame.from_view(game.rules, view, hands=swapped, stock=stock, seed=0)
+        CyclesGame.from_view(view, Hidden(hands=swapped, stock=stock), seed=0)

@@ -10,7 +10,17 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crazy_eights.engine import DRAW, PASS, TIMEOUT, Deal, IllegalMove, Move, Rules, new_game
+from crazy_eights.engine import (
+    DRAW,
+    PASS,
+    TIMEOUT,
+    Deal,
+    Hidden,
+    IllegalMove,
+    Move,
+    Rules,
+    new_game,
+)
 from crazy_eights.engine import replay as replay_game
 from crazy_eights.engine.cards import ALL_CARDS, CARD_TEXT, JOKER_MASK, cards_of
 from crazy_eights.engine.cycles import FIT, CyclesGame
@@ -69,7 +79,7 @@ def check_log_hides(events: list[Event], seat: int | None, rendered: list[dict[s
     for event, shown in zip(events, rendered, strict=True):
         if event.secret and event.seat != seat:
             assert "cards" not in shown, (seat, shown)
-            assert shown.get("count") == len(event.cards)
+            assert shown.get("count") == len(event.shown)
 
 
 def check_moves(game: CyclesGame, rnd: random.Random) -> None:
@@ -82,11 +92,11 @@ def check_moves(game: CyclesGame, rnd: random.Random) -> None:
         probe = game.clone()
         probe.play(rnd.choice(legal))
     seat = game.current_player
-    before = (game.view(seat), game.moves, len(game._log))
+    before = (game.view(seat), game.moves, len(game.log))
     for move in [*rnd.sample(UNIVERSE, 12), TIMEOUT]:
         if move in legal:
             continue
-        if game._accepts_unlisted(move):
+        if game.can_play(move):
             assert move is TIMEOUT or (
                 move.call and game.rules.last_card != "manual" and move.with_call(False) in legal
             )
@@ -97,7 +107,7 @@ def check_moves(game: CyclesGame, rnd: random.Random) -> None:
             assert exc.reason
         else:
             raise AssertionError(f"{move} was accepted but not listed")
-        assert (game.view(seat), game.moves, len(game._log)) == before
+        assert (game.view(seat), game.moves, len(game.log)) == before
 
 
 def check_from_view(game: CyclesGame, rnd: random.Random, steps: int = 6) -> None:
@@ -106,8 +116,7 @@ def check_from_view(game: CyclesGame, rnd: random.Random, steps: int = 6) -> Non
     view = game.view(seat)
     hands = [cards_of(h) for h in game.hands]
     stock = list(reversed(game.stock))
-    rebuilt = CyclesGame.from_view(game.rules, view, hands=hands, stock=stock, seed=0)
-    rebuilt._rng = game._rng.clone()
+    rebuilt = CyclesGame.from_view(view, Hidden(hands=hands, stock=stock), rng=game.generator)
     if view["forced"] and seat != game.current_player and view["phase"] == "follow":
         fit = game.hands[game.current] & FIT[game.lead_suit]
         if (fit & ~JOKER_MASK or fit).bit_count() > 1:
@@ -130,7 +139,7 @@ def run_game(
     union, count = mask_of_game(game)
     if deal is None:
         assert count == 55 and union.bit_count() == 55
-    events = list(game._log)
+    events = list(game.log)
     n = rules.players
     for _ in range(3000):
         assert mask_of_game(game) == (union, count)
@@ -151,12 +160,12 @@ def run_game(
     result = game.result
     assert result is not None and sorted(result.standings) == list(range(n))
     assert result.points == tuple(game.hand_value(s) for s in range(n))
-    assert events == game._log
+    assert events == list(game.log)
     for seat in [None, *range(n)]:
-        check_log_hides(game._log, seat, game.view(seat, log=True)["log"])
+        check_log_hides(list(game.log), seat, game.view(seat, log=True)["log"])
     again = replay_game(rules, seed, game.moves, deal=deal)
     assert isinstance(again, CyclesGame)
-    assert again._log == game._log
+    assert again.log == game.log
     for seat in [None, *range(n)]:
         assert again.view(seat, log=True) == game.view(seat, log=True)
 

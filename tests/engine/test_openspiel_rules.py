@@ -1,6 +1,6 @@
 """The ``openspiel`` ruleset (OpenSpiel 2.0's crazy_eights, OS1-OS10 below).
 
-The rules are numbered here, as RULES.md does for the other rulesets, in the order of
+The rules are numbered here as in docs/rules.md (OS1 to OS10), in the order of
 ``engine/openspiel_rules.py``'s docstring: OS1 deal, OS2 upturned card, OS3 legal play,
 OS4 drawing, OS5 passing, OS6 special cards, OS7 reshuffle, OS8 blockade, OS9 the
 ``max_turns`` cap, OS10 scoring. Explicit-deal tests need nothing else; the cross-check
@@ -89,7 +89,7 @@ def test_os2_an_upturned_eight_goes_back_into_the_stock() -> None:
     game = os_game([["3C"], ["4C"]], starter="8D", stock=["9S", "TS", "JS"])
     assert game.top_card != "8D"
     assert "8D" in [c for c in ("8D",) if parse_card(c) in game.stock]
-    kinds = [e.type for e in game._log]
+    kinds = [e.type for e in game.log]
     assert "starter_returned" in kinds
 
 
@@ -304,12 +304,12 @@ def crosscheck(pyspiel: Any, *, seed: int, players: int, **settings: Any) -> int
     state = pyspiel.load_game("crazy_eights", params).new_initial_state()
     decks = rules.pack_count()
     state.apply_action(52 + ours.dealer)
-    dealt = {e.seat: list(e.cards) for e in ours._log if e.type == "deal"}
+    dealt = {e.seat: list(e.cards) for e in ours.log if e.type == "deal"}
     for k in range(players * rules.hand_count()):
         state.apply_action(os_card(dealt[(ours.dealer + 1 + k) % players].pop()))
-    for event in ours._log:
+    for event in ours.log:
         if event.type in ("starter_returned", "starter"):
-            state.apply_action(os_card(event.cards[0]))
+            state.apply_action(os_card(event.shown[0]))
     rng = random.Random(seed)
     queue: deque[int] = deque()
     decisions = 0
@@ -360,7 +360,7 @@ def crosscheck(pyspiel: Any, *, seed: int, players: int, **settings: Any) -> int
             move = Move.play(our_card(action))
         for event in ours.play(move):
             if event.type in ("drew", "penalty"):
-                queue.extend(event.cards)
+                queue.extend(event.shown)
     assert ours.is_over and ours.result is not None
     returns = state.returns()
     for s in range(players):

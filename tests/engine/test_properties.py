@@ -69,7 +69,7 @@ def snapshot(game: SheddingGame) -> tuple[Any, ...]:
         tuple(game.scores),
         tuple(game.numbers),
         game.round,
-        game._rng.counter,
+        game.generator.counter,
         tuple(game.moves),
     )
 
@@ -95,8 +95,8 @@ def check_events(events: list[Any], n: int) -> None:
             assert "cards" not in event.for_seat(None)
             for seat in range(n):
                 shown = event.for_seat(seat)
-                assert ("cards" in shown) == (seat == event.seat and bool(event.cards))
-                assert shown.get("count") == len(event.cards)
+                assert ("cards" in shown) == (seat == event.seat and bool(event.shown))
+                assert shown.get("count") == len(event.shown)
 
 
 def play_random(game: SheddingGame, rng: random.Random, limit: int) -> list[list[dict[str, Any]]]:
@@ -227,7 +227,7 @@ def test_g5_no_view_or_log_shows_a_card_its_seat_may_not_see(
             played = set()
         for event in events:
             if event.type in ("played", "starter", "declared"):
-                played.update(CARD_TEXT[c] for c in event.cards)
+                played.update(CARD_TEXT[c] for c in event.shown)
         played.update(CARD_TEXT[c] for c in game.discard)
         for seat in range(n):
             held[seat] |= set(game.hand(seat))

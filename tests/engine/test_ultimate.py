@@ -6,6 +6,7 @@ import pytest
 
 from crazy_eights import IllegalMove, Rules, new_game
 from crazy_eights.engine.cards import CARD_TEXT
+from crazy_eights.engine.events import RoundOver
 
 from .helpers import deal_game, moves_text, shedding_cards
 
@@ -185,8 +186,8 @@ def test_u10_losers_score_penalty_points_and_the_lowest_total_wins() -> None:
         scores=[90, 40, 95],
     )
     events = game.play("5H")
-    over = next(e for e in events if e.type == "round_over")
-    assert over.data is not None and over.data["points"] == [0, 63, 3]
+    over = next(e for e in events if isinstance(e, RoundOver))
+    assert over.points == (0, 63, 3)
     assert game.scores == [90, 103, 98]
     assert game.is_over and game.result is not None
     assert game.result.winner == 0 and game.result.standings == (0, 2, 1)

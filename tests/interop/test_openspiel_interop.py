@@ -1,4 +1,5 @@
-"""Our rulesets as OpenSpiel games: registration, random_sim_test, actions, resampling."""
+"""Our rulesets as OpenSpiel games: registration, random_sim_test, chance nodes that deal
+cards, actions, resampling."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from crazy_eights.engine.cards import CARD_TEXT  # noqa: E402
 from crazy_eights.engine.moves import Move  # noqa: E402
 from crazy_eights.engine.rules import RULESETS  # noqa: E402
 from crazy_eights.interop import encoding  # noqa: E402
@@ -44,12 +46,17 @@ def test_action_ids_round_trip() -> None:
         assert encoding.decode_action(action) is move
 
 
+def _deal_all(state, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
+    while state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, weights)[0])
+
+
 def _playing_state(ruleset: str, seed: int, moves: int):  # type: ignore[no-untyped-def]
     game = os_interop.load(ruleset, players=4)
     state = game.new_initial_state()
     rng = random.Random(seed)
-    while state.is_chance_node():
-        state.apply_action(rng.randrange(256))
+    _deal_all(state, rng)
     for _ in range(moves):
         if state.is_terminal():
             break
@@ -87,3 +94,53 @@ def test_openspiel_ismcts_plays_our_game_with_the_resampler() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "deck"),
+    [("classic", 4, 52), ("ultimate", 7, 104), ("countdown", 3, 52), ("cycles", 4, 55)],
+)
+def test_chance_nodes_deal_the_deck_card_by_card(ruleset: str, players: int, deck: int) -> None:
+    state = os_interop.load(ruleset, players=players).new_initial_state()
+    dealt: list[int] = []
+    rng = random.Random(4)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert all(0 <= a < encoding.NUM_CARDS for a, _ in outcomes)
+        action = rng.choice([a for a, _ in outcomes])
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, action).startswith("deal ")
+        dealt.append(action)
+        state.apply_action(action)
+    assert len(dealt) == deck
+    game = state.game
+    held = sorted(c for s in range(players) for c in game.hand(s))
+    assert len(held) == players * game.rules.hand_count()
+    # the first cards dealt go round the table from the dealer's left
+    first = encoding.index_card(dealt[0])
+    assert CARD_TEXT[first] in game.hand(1 % players) or ruleset == "cycles"
+
+
+def test_openspiel_ruleset_draws_its_dealer_first() -> None:
+    state = os_interop.load("openspiel", players=3).new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert [a for a, _ in outcomes] == [os_interop.DEALER_OUTCOME + s for s in range(3)]
+    state.apply_action(os_interop.DEALER_OUTCOME + 2)
+    _deal_all(state, random.Random(1))
+    assert state.game.view(None)["dealer"] == 2
+    assert state.current_player() in range(3)
+
+
+def test_a_deal_is_a_function_of_its_chance_outcomes() -> None:
+    game = os_interop.load("ultimate", players=4, stock_empty="reshuffle")
+    one, two = game.new_initial_state(), game.new_initial_state()
+    _deal_all(one, random.Random(9))
+    for action in one.history():
+        two.apply_action(action)
+    rng = random.Random(3)
+    while not one.is_terminal():
+        action = rng.choice(one.legal_actions())
+        one.apply_action(action)
+        two.apply_action(action)
+    assert one.returns() == two.returns()
+    assert one.information_state_string(0) == two.information_state_string(0)

@@ -7,9 +7,11 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import numpy as np
 from pettingzoo.test import api_test
 
 from crazy_eights.engine.rules import RULESETS
+from crazy_eights.interop import encoding
 from crazy_eights.interop.pettingzoo import env
 
 
@@ -33,3 +35,51 @@ def test_observation_and_mask_dicts() -> None:
         e.step(action)
         steps += 1
     assert not e.agents and steps > 4
+
+
+LONG_GAMES = [
+    ("classic", {"players": 3}, 0.9),
+    ("classic", {"players": 2, "mode": "match", "target": 50}, 0.9),
+    ("ultimate", {"players": 4}, 0.9),
+    ("countdown", {"players": 3, "start": 4}, 0.5),
+    ("cycles", {"players": 4}, 0.9),
+    ("openspiel", {"players": 4, "action_cards": True, "stock_empty": "reshuffle"}, 0.9),
+    ("openspiel", {"players": 2}, 0.9),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "settings", "hoard"), LONG_GAMES)
+def test_hoarding_games_without_a_move_cap_stay_inside_the_observation_space(
+    ruleset: str, settings: dict[str, object], hoard: float
+) -> None:
+    """A policy that draws whenever it may (``hoard`` of the time, once a turn: in
+    countdown drawing does not end the turn, K5) plays long games with big hands and
+    scores far from zero; every observation of every agent, the finished game's
+    included, must lie inside the declared space."""
+    e = env(ruleset, max_moves=None, **settings)
+    rng = np.random.default_rng(7)
+    longest = 0
+    for episode in range(2):
+        e.reset(seed=episode)
+        steps = 0
+        drew: str | None = None
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            for other in e.agents:
+                seen = obs if other == agent else e.observe(other)
+                assert e.observation_space(other).contains(seen), (other, steps)
+            action = None
+            if not (terminated or truncated):
+                legal = np.flatnonzero(obs["action_mask"])
+                plays = [a for a in legal if a < encoding.DRAW_ACTION]
+                may_draw = encoding.DRAW_ACTION in legal and drew != agent
+                if may_draw and rng.random() < hoard:
+                    action = encoding.DRAW_ACTION
+                else:
+                    action = int(rng.choice(plays if plays and drew == agent else legal))
+                drew = agent if action == encoding.DRAW_ACTION else None
+            e.step(action)
+            steps += 1
+        assert not e.agents
+        longest = max(longest, steps)
+    assert longest > 60

@@ -23,15 +23,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from crazy_eights.engine.cards import JOKER_MASK, SUIT_MASK, Card, Mask
+from crazy_eights.engine.cards import JOKER_MASK, SUIT_MASK, Card, Mask, cycles_power, cycles_value
+from crazy_eights.engine.cycles import FIT
 from crazy_eights.engine.moves import Move, MoveKind
 
-from .knowledge import (
-    CYCLES_FIT,
-    CyclesKnowledge,
-    cycles_power,
-    cycles_value,
-)
+from .knowledge import CyclesKnowledge
 
 
 @dataclass(frozen=True)
@@ -106,7 +102,7 @@ def score_cycles(
         power = cycles_power(card)
         if leading:
             suit = move.suit if move.suit is not None else card >> 4
-            fit = CYCLES_FIT[suit]
+            fit = FIT[suit]
             # opponents who must draw, or may go out, on this suit
             for s in opponents:
                 lacks = know.lacks(s)
@@ -131,7 +127,7 @@ def score_cycles(
             suit = know.lead_suit
             beats = power > know.best_power
             after_me = know.turns_left - 1
-            rivals = out_mask & CYCLES_FIT[suit]
+            rivals = out_mask & FIT[suit]
             sure = beats and (after_me <= 0 or power > _top_power(rivals))
             threat = know.best_seat >= 0 and know.counts[know.best_seat] <= 2
             if sure:

@@ -23,7 +23,7 @@ from operator import mul
 from typing import Any
 
 from crazy_eights.engine.cards import COPY, LOW, RANK_MASK, SUIT_MASK, Mask
-from crazy_eights.engine.game import Game
+from crazy_eights.engine.shedding import SheddingGame
 
 FEATURES = (
     "cards",
@@ -43,26 +43,21 @@ _S0, _S1, _S2, _S3 = SUIT_MASK
 _COUNTS_ONLY = (-0.5,) + (0.0,) * (len(FEATURES) - 1)
 
 
-def _position(world: Game) -> tuple[list[Mask], list[Mask], int | None, Mask, int, int]:
+def _position(
+    world: SheddingGame,
+) -> tuple[list[Mask], tuple[Mask, ...], int | None, Mask, int, int]:
     """What the features read from a shedding world: the hands, the wild masks, the
     player to move, the cards that follow, the pending twos and the seat after the
     player to move (-1 with two players)."""
-    hands: list[Mask] = world.hands
+    hands = world.hands
     current = world.current_player
     after = -1
     if current is not None and len(hands) > 2:
-        after = (current + world.direction) % len(hands)  # type: ignore[attr-defined]
-    return (
-        hands,
-        world._wild,  # type: ignore[attr-defined]
-        current,
-        world.follow,  # type: ignore[attr-defined]
-        int(world.pending),  # type: ignore[attr-defined]
-        after,
-    )
+        after = (current + world.direction) % len(hands)
+    return hands, world.wild_masks, current, world.follow, world.pending, after
 
 
-def shedding_features(world: Game) -> list[list[float]]:
+def shedding_features(world: SheddingGame) -> list[list[float]]:
     """One row of features per seat of a classic, ultimate or countdown world."""
     hands, wild, current, follow, pending, after = _position(world)
     n = len(hands)
@@ -90,7 +85,7 @@ def shedding_features(world: Game) -> list[list[float]]:
     return rows
 
 
-def leaf_chances(world: Game, weights: tuple[float, ...]) -> list[float]:
+def leaf_chances(world: SheddingGame, weights: tuple[float, ...]) -> list[float]:
     """``win_chances(shedding_features(world), weights)`` without building the rows:
     ISMCTS scores every cut rollout with it, and the rows and the generic dot product
     cost as much as four engine moves. The terms are the features in their order

@@ -20,13 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from crazy_eights.engine.cards import RANK_MASK, SUIT_MASK, Card, Mask
+from crazy_eights.engine.cards import SUIT_MASK, Card, Mask
 from crazy_eights.engine.moves import Move, MoveKind
+from crazy_eights.engine.shedding import follow_mask
 
 from .base import check_legal
-from .knowledge import Knowledge, card_points, hand_mask, kinds_of, knowledge_from_view
-
-ACE, TWO, QUEEN = 0, 1, 11
+from .knowledge import Knowledge, hand_mask, kinds_of, knowledge_from_view
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def score_moves(
     opponents = [s for s in range(n) if s != me]
     fewest = min(counts[s] for s in opponents)
     nxt = know.next_seat(me)
-    actions = bool(know.rules.action_cards) and know.rules.ruleset != "countdown"
+    rules = know.rules
     unseen = know.unseen_mask()
     out: list[float] = []
     for move in moves:
@@ -120,7 +119,7 @@ def score_moves(
         card: Card = move.card
         if phase == "declare":
             suit = move.suit if move.suit is not None else card >> 4
-            out.append(_declare_score(know, hand, suit, nxt, unseen, w))
+            out.append(_declare_score(know, hand, card, suit, nxt, unseen, w))
             continue
         after = _remove(hand, card)
         left = after.bit_count()
@@ -128,30 +127,30 @@ def score_moves(
             out.append(1e6)
             continue
         is_wild = bool(my_wild >> card & 1) and move.suit is not None
-        rank = card & 15
         score = w.wild if is_wild else w.play
         if know.points_matter:
-            score += w.points * card_points(card, know.rules)
+            score += w.points * rules.card_points(card)
         # who plays next, after any action of this card
         target = nxt
-        if actions and not is_wild:
-            if rank == QUEEN:
+        action = None if is_wild else rules.action(card)
+        if action is not None:
+            if action == "skip":
                 score += w.skip + (w.threat if counts[nxt] <= 2 or counts[nxt] == fewest else 0)
                 target = know.next_seat(me, 2) if n > 2 else me
-            elif rank == ACE and n > 2:
+            elif action == "reverse" and n > 2:
                 prev = know.next_seat(me, -1)
                 gain = counts[nxt] - counts[prev]
                 score += w.reverse * (1 if gain < 0 else -0.5) + (
                     w.threat if counts[nxt] <= 2 else 0
                 )
                 target = prev
-            elif rank == TWO:
+            elif action == "draw_two":
                 score += w.two + (w.threat if counts[nxt] <= 2 else 0)
-                if not know.rules.twos_stack:
+                if not rules.twos_stack:
                     target = know.next_seat(me, 2) if n > 2 else me
         if is_wild:
             suit = move.suit if move.suit is not None else card >> 4
-            score += _declare_score(know, after, suit, target, unseen, w)
+            score += _declare_score(know, after, card, suit, target, unseen, w)
             if left <= 1:
                 score += w.out_with_wild
             if know.points_matter and fewest <= 1:
@@ -163,8 +162,9 @@ def score_moves(
             if after and (kinds_of(after) & ~my_wild) == 0:
                 score += w.out_with_wild  # only wild cards left: going out is assured
             if target != me:
-                score += _lack_bonus(know, target, suit, rank, unseen, w, declared=False)
-            if know.rules.ruleset == "countdown":
+                follow = follow_mask(card, suit, False)
+                score += _lack_bonus(know, target, follow, unseen, w)
+            if rules.has_numbers:
                 for s in opponents:
                     if know.wild[s] >> card & 1:
                         score -= w.keep_blocker  # a card of their wild rank is safer here
@@ -173,30 +173,20 @@ def score_moves(
 
 
 def _declare_score(
-    know: Knowledge, after: Mask, suit: int, target: int, unseen: Mask, w: Weights
+    know: Knowledge, after: Mask, card: Card, suit: int, target: int, unseen: Mask, w: Weights
 ) -> float:
     mine = _suit_counts(after, know.wild[know.seat])[suit]
     score = w.declare_own * mine + (w.declare_void if mine == 0 else 0.0)
     if target != know.seat:
-        score += _lack_bonus(know, target, suit, None, unseen, w, declared=True)
+        score += _lack_bonus(know, target, follow_mask(card, suit, True), unseen, w)
     return score
 
 
-def _lack_bonus(
-    know: Knowledge,
-    seat: int,
-    suit: int,
-    rank: int | None,
-    unseen: Mask,
-    w: Weights,
-    *,
-    declared: bool,
-) -> float:
-    """Bonus for leaving ``seat`` a suit (and rank) they have shown they lack."""
+def _lack_bonus(know: Knowledge, seat: int, follow: Mask, unseen: Mask, w: Weights) -> float:
+    """Bonus for leaving ``seat`` a table where only ``follow`` (and their wild cards)
+    may be played, if they have shown they lack those cards."""
     lacks = know.lacks(seat)
-    need = SUIT_MASK[suit] & ~know.wild[seat]
-    if rank is not None and not declared:
-        need |= RANK_MASK[rank] & ~know.wild[seat]
+    need = follow & ~know.wild[seat]
     if need & unseen & ~lacks:
         return 0.0
     bonus = w.lack

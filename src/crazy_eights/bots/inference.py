@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from crazy_eights.engine.cards import SUIT_MASK, Mask, shedding_points
+from crazy_eights.engine.cards import CARD_TEXT, SUIT_MASK, Mask
 
-from .heuristic import QUEEN, TWO, Weights
+from .heuristic import Weights
 from .knowledge import Knowledge, kinds_of
 
 _W = Weights()
@@ -37,8 +37,7 @@ class _Seat:
     def __init__(self, know: Knowledge, seat: int, beta: float) -> None:
         w = _W
         wild = know.wild[seat]
-        actions = bool(know.rules.action_cards) and know.rules.ruleset != "countdown"
-        ace = int(know.rules.ace_points or 1)
+        rules = know.rules
         points = w.points if know.points_matter else 0.0
         self.wild = wild
         # (card, its bit, declared suit or -1, plain cards that fitted)
@@ -46,11 +45,12 @@ class _Seat:
         per_card: list[float] = []
         per_wild: list[float] = []
         for c in range(64):
-            base = points * shedding_points(c, ace_points=ace) if c & 15 < 13 else 0.0
+            base = points * rules.card_points(c) if c in CARD_TEXT else 0.0
+            action = rules.action(c) if c in CARD_TEXT else None
             bonus = 0.0
-            if actions and (c & 15) == QUEEN:
+            if action == "skip":
                 bonus = w.skip
-            elif actions and (c & 15) == TWO:
+            elif action == "draw_two":
                 bonus = w.two
             per_card.append(math.exp(beta * (base + w.play + bonus)))
             per_wild.append(math.exp(beta * (base + w.wild)))

@@ -17,7 +17,11 @@ Cycles (RULES section 4) is searched the same way: the determinizations come fro
 ``CyclesKnowledge`` (cards picked up in public, voids shown by Y9 draws, Y13 reveals),
 worlds from ``CyclesGame.from_view`` through ``WorldBuilder``, the tree's moves carry a
 last-card call exactly where the play leaves one card, and rollouts duck with the
-lowest card (``_greedy_cycles``).
+lowest card (the engine's greedy playout for cycles).
+
+Rollouts are the engine's playout core (``Game.playout``): no event, no move parsing,
+no legal-move copies; its ``greedy`` policy is the cheap rollout policy described below,
+and its seed gives every move compared on one world the same rollout randomness.
 """
 
 from __future__ import annotations
@@ -26,13 +30,15 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, cast
 
-from crazy_eights.engine.cards import COPY, LOW, SUIT_MASK
+from crazy_eights.engine.cards import COPY
 from crazy_eights.engine.game import Game
-from crazy_eights.engine.moves import Move, MoveKind
+from crazy_eights.engine.moves import Move
 from crazy_eights.engine.rules import Rules
-from crazy_eights.engine.worlds import WorldBuilder, hand_counts, hand_mask
+from crazy_eights.engine.shedding import SheddingGame
+from crazy_eights.engine.views import View
+from crazy_eights.engine.worlds import WorldBuilder
 
 from .base import check_legal
 from .cycles import call_moves, score_cycles
@@ -43,51 +49,16 @@ from .knowledge import (
     CyclesKnowledge,
     Knowledge,
     cycles_knowledge_from_view,
-    cycles_power,
     knowledge_from_view,
 )
 
-_PLAY = MoveKind.PLAY
 LEAVES = ("fitted", "counts", "rich")
-ROLLOUTS = ("heuristic", "suits", "random")
+ROLLOUTS = ("suits", "random")
 ROOTS = ("ucb", "halving")
 OPPONENTS = ("tree", "policy")
 
 
-class Chance(Protocol):
-    """What rollouts draw their randomness from: ``random.Random`` or ``_Stream``."""
-
-    def random(self) -> float: ...
-
-    def randrange(self, stop: int, /) -> int: ...
-
-
-STREAM = 4096
-
-
-class _Stream:
-    """Cheap common random numbers: a fixed table of uniform draws read from an offset.
-
-    Sequential halving plays every move still in the running on the same world with
-    the same rollout randomness; rewinding this stream to the world's offset costs two
-    assignments where reseeding a ``random.Random`` costs ~10 microseconds (about 7% of
-    an iteration)."""
-
-    __slots__ = ("pos", "values")
-
-    def __init__(self, rng: random.Random) -> None:
-        self.values = [rng.random() for _ in range(STREAM)]
-        self.pos = 0
-
-    def random(self) -> float:
-        pos = self.pos
-        self.pos = pos + 1
-        return self.values[pos & (STREAM - 1)]
-
-    def randrange(self, stop: int, /) -> int:
-        pos = self.pos
-        self.pos = pos + 1
-        return int(self.values[pos & (STREAM - 1)] * stop)
+_M32 = 0xFFFFFFFF
 
 
 class Node:
@@ -107,9 +78,9 @@ class Node:
 class IsmctsBot:
     """ISMCTS with a budget of ``iterations`` per move, or of ``time_ms`` if given.
 
-    ``rollout``: ``"suits"`` (default; a cheap greedy policy: call last card, play a card
-    that is not wild from the suit held most, a wild card to the suit held most, else
-    draw), ``"heuristic"`` (the same, any card that is not wild) or ``"random"``.
+    ``rollout``: ``"suits"`` (default; the engine's greedy playout: call last card, play
+    a card that is not wild from the suit held most, a wild card to the suit held most,
+    else draw; in cycles the lowest card) or ``"random"``.
     ``rollout_depth`` cuts rollouts; ``c`` is the UCB exploration constant; ``worlds``
     samples that many determinizations and then reuses them in turn (0: a fresh one
     every iteration, about 40% slower); ``prior`` weighs the heuristic's opinion of the
@@ -191,7 +162,7 @@ class IsmctsBot:
         self._bias: dict[Move, float] = {}
         self._cycles = False
         self._weights: tuple[float, ...] = ()
-        self._roll: Chance = self.rng
+        self._crn = 1
         self._n = 2
         self._me = 0
         self._points_matter = False
@@ -217,7 +188,7 @@ class IsmctsBot:
         else:
             know = knowledge_from_view(view, kept_wilds=self.kept_wilds)
             points_matter = know.points_matter
-        builder = WorldBuilder(rules, view, check=False)
+        builder = WorldBuilder(rules, cast("View", view), check=False)
         rng = self.rng
         me = know.seat
         n = know.players
@@ -267,11 +238,11 @@ class IsmctsBot:
         if self.root == "halving":
             best_move = self._halving(moves, root, next_world, budget, deadline)
         else:
-            self._roll = rng
             it = 0
             while it < budget:
                 if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
                     break
+                self._crn = rng.getrandbits(32)
                 self._iterate(next_world()[0], root, root_moves)
                 it += 1
             self.last_iterations = it
@@ -315,8 +286,6 @@ class IsmctsBot:
             root.children[m] = Node(m, me)
         rounds = max(1, math.ceil(math.log2(len(running))))
         worlds = 0
-        roll = _Stream(self.rng)
-        self._roll = roll
         it = 0
         for r in range(rounds):
             left = rounds - r
@@ -333,11 +302,11 @@ class IsmctsBot:
                     break
                 world, weight = next_world()
                 worlds += 1
-                offset = self.rng.randrange(STREAM)
+                crn = self.rng.getrandbits(32)
                 for k, m in enumerate(running):
                     w = world if k == len(running) - 1 else world.clone()
-                    roll.pos = offset
-                    w.play(m)
+                    self._crn = crn  # the same rollout randomness after every move
+                    w.apply(m)
                     child = root.children[m]
                     value = self._iterate(w, child, None)[me]  # counts the visit
                     child.reward += weight * value
@@ -373,7 +342,7 @@ class IsmctsBot:
     def _iterate(self, world: Game, start: Node, root_moves: set[Move] | None) -> list[float]:
         """One iteration from ``start`` (the root, whose moves are ``root_moves``, or a
         node below it): select and expand in the tree, roll out, back up; the reward."""
-        rng = self._roll
+        rng = self.rng
         c = self.c
         log = math.log
         sqrt = math.sqrt
@@ -386,13 +355,15 @@ class IsmctsBot:
             assert seat is not None
             legal = world.legal_moves()
             if me >= 0 and seat != me:
-                world.play(self._policy(world, legal))
+                self._play_out(world, 1)
                 continue
             if node is root:
                 legal = [m for m in legal if m in root_moves]  # type: ignore[operator]
             elif len(legal) > 1:
                 legal = (
-                    call_moves(legal, _count(world, seat)) if self._cycles else prefer_calls(legal)
+                    call_moves(legal, world.hand_count(seat))
+                    if self._cycles
+                    else prefer_calls(legal)
                 )
             children = node.children
             kids = [children.get(m) for m in legal]
@@ -409,7 +380,7 @@ class IsmctsBot:
                         k.avail += 1
                 child = Node(move, seat)
                 children[move] = child
-                world.play(move)
+                world.apply(move)
                 path.append(child)
                 break
             best: Node | None = None
@@ -426,7 +397,7 @@ class IsmctsBot:
                     best_value = value
                     best = kid
             assert best is not None and best.move is not None
-            world.play(best.move)
+            world.apply(best.move)
             path.append(best)
             node = best
         reward = self._rollout(world, self._n, self._points_matter)
@@ -439,24 +410,20 @@ class IsmctsBot:
     # -- rollouts and evaluation --------------------------------------------------------
 
     def _rollout(self, world: Game, n: int, points_matter: bool) -> list[float]:
-        for _ in range(self.rollout_depth):
-            if world.is_over:
-                break
-            world.play(self._policy(world, world.legal_moves()))
+        if self.rollout_depth > 0:
+            self._play_out(world, self.rollout_depth)
         return self._evaluate(world, n, points_matter)
 
-    def _policy(self, world: Game, legal: Sequence[Move]) -> Move:
-        """The rollout policy's move (also the opponents' in the tree with
-        ``opponents="policy"``): greedy, one move in ``1/epsilon`` random."""
-        rng = self._roll
-        if len(legal) == 1:
-            return legal[0]
-        heuristic = self.rollout != "random"
-        if self._cycles:
-            return _greedy_cycles(world, legal, rng, heuristic and rng.random() >= self.epsilon)
-        if not heuristic or rng.random() < self.epsilon:
-            return legal[rng.randrange(len(legal))]
-        return _greedy(world, legal, rng, self.rollout == "suits")
+    def _play_out(self, world: Game, moves: int) -> None:
+        """Up to ``moves`` moves of the rollout policy (also the opponents' in the tree
+        with ``opponents="policy"``): the engine's greedy playout, one move in
+        ``1/epsilon`` exploring, or uniform with ``rollout="random"``."""
+        seed = self._crn
+        self._crn = (seed * 1103515245 + 12345) & _M32
+        if self.rollout == "random":
+            world.playout(seed=seed, max_moves=moves)
+        else:
+            world.playout(seed=seed, policy="greedy", epsilon=self.epsilon, max_moves=moves)
 
     def _evaluate(self, world: Game, n: int, points_matter: bool) -> list[float]:
         result = world.result
@@ -473,10 +440,10 @@ class IsmctsBot:
                     if s != result.winner:
                         out[s] = 0.15 * (1.0 - min(points[s], 100) / 100.0)
             return out
-        if self.leaf == "fitted" and not self._cycles:
+        if self.leaf == "fitted" and isinstance(world, SheddingGame):
             return leaf_chances(world, self._weights)
-        counts: list[float] = [float(x) for x in hand_counts(world)]
-        if self.leaf == "rich" and not self._cycles:
+        counts = [float(world.hand_count(s)) for s in range(n)]
+        if self.leaf == "rich" and isinstance(world, SheddingGame):
             _enrich(world, counts)
         k = self.sharpness
         weights = [math.exp(-k * x) for x in counts]
@@ -484,105 +451,22 @@ class IsmctsBot:
         return [x / total for x in weights]
 
 
-def _greedy(world: Game, legal: Sequence[Move], rng: Chance, suits: bool = False) -> Move:
-    """A cheap rollout policy: call last card, shed a card that is not wild (a random
-    one; with ``suits``, one of the suit the hand holds most of after it), else a wild
-    card declaring the suit held most, else draw or pass."""
-    plain: list[Move] = []
-    wild: list[Move] = []
-    other: Move | None = None
-    for m in legal:
-        if m.kind is _PLAY:
-            if m.suit is None:
-                plain.append(m)
-            else:
-                wild.append(m)
-        elif other is None:
-            other = m
-    if plain:
-        calls = [m for m in plain if m.call]
-        pick = calls or plain
-        if len(pick) == 1:
-            return pick[0]
-        if suits:
-            seat = world.current_player
-            hand = hand_mask(world, seat if seat is not None else 0)
-            hand = (hand | (hand >> COPY)) & LOW
-            top = -1
-            longest: list[Move] = []
-            for m in pick:
-                length = (hand & SUIT_MASK[m.card >> 4]).bit_count()  # type: ignore[operator]
-                if length > top:
-                    top = length
-                    longest = [m]
-                elif length == top:
-                    longest.append(m)
-            pick = longest
-        return pick[rng.randrange(len(pick))] if len(pick) > 1 else pick[0]
-    if wild:
-        seat = world.current_player
-        hand = hand_mask(world, seat if seat is not None else 0)
-        hand = (hand | (hand >> COPY)) & LOW
-        best = max(range(4), key=lambda s: (hand & SUIT_MASK[s]).bit_count())
-        for m in wild:
-            if m.suit == best and (m.call or not any(w.call for w in wild)):
-                return m
-        return wild[0]
-    assert other is not None
-    return other
-
-
 WILD_WORTH = 0.6
 TEMPO = 0.25
 PENDING_WORTH = 1.6
 
 
-def _enrich(world: Game, counts: list[float]) -> None:
+def _enrich(world: SheddingGame, counts: list[float]) -> None:
     """Shedding worlds: a wild card held is worth part of a card shed; a pending
     draw-two costs the player facing it; the player to move is a little ahead."""
-    hands = getattr(world, "hands", None)
-    wild = getattr(world, "_wild", None)
-    if not isinstance(hands, list) or not isinstance(wild, list):
-        return
-    for s, h in enumerate(hands):
-        w = wild[s]
+    for s, h in enumerate(world.hands):
+        w = world.wild_mask(s)
         held = (h & w).bit_count() + ((h >> COPY) & w).bit_count()
         if held:
             counts[s] -= WILD_WORTH * held
     seat = world.current_player
     if seat is not None:
-        counts[seat] += PENDING_WORTH * int(getattr(world, "pending", 0)) - TEMPO
-
-
-def _count(world: Game, seat: int) -> int:
-    hands = getattr(world, "hands", None)
-    return int(hands[seat].bit_count()) if isinstance(hands, list) else 0
-
-
-def _greedy_cycles(world: Game, legal: Sequence[Move], rng: Chance, smart: bool) -> Move:
-    """Cycles rollout policy: call right, a joker first when two cards are left (Y14),
-    else the lowest card (a random lead when ``smart`` is off)."""
-    seat = world.current_player
-    count = _count(world, seat if seat is not None else 0)
-    moves = call_moves(legal, count)
-    if len(moves) == 1:
-        return moves[0]
-    if not smart:
-        return moves[rng.randrange(len(moves))]
-    if count == 2:
-        for m in moves:
-            if m.card is not None and m.card in (13, 14, 15):
-                return m
-    best = moves[0]
-    low = 99
-    for m in moves:
-        if m.card is None:
-            continue
-        p = cycles_power(m.card)
-        if p < low:
-            low = p
-            best = m
-    return best
+        counts[seat] += PENDING_WORTH * world.pending - TEMPO
 
 
 __all__ = ["IsmctsBot", "Node"]

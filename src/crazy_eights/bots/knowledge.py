@@ -14,26 +14,32 @@ counts and, as far as possible, with the constraints (seed 001, technique 2).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from crazy_eights.engine.cards import (
+    ALL_CARDS,
     COPY,
     LOW,
-    RANK_MASK,
     SUIT_MASK,
     SUITS,
+    UNKNOWN,
     Card,
     Mask,
+    cycles_power,
     parse_card,
-    shedding_points,
     standard_deck,
 )
-from crazy_eights.engine.cycles import FIT, POWER, VALUE
+from crazy_eights.engine.events import (
+    Drew,
+    FalseCall,
+    PenaltyDrawn,
+    PickedUp,
+    Played,
+)
+from crazy_eights.engine.history import read_log
 from crazy_eights.engine.rules import Rules
-
-EIGHT_RANK = 7
 
 
 def hand_mask(cards: Sequence[Card]) -> Mask:
@@ -209,7 +215,7 @@ def _card(text: str) -> Card:
     return parse_card(text)
 
 
-def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Knowledge:
+def knowledge_from_view(view: Mapping[str, Any], *, kept_wilds: bool = False) -> Knowledge:
     """Read a shedding view (with its log) into what the seat knows.
 
     ``kept_wilds``: also assume that an opponent who played a wild card held no other
@@ -217,8 +223,10 @@ def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Kn
     nothing else fits), a constraint like a draw's."""
     rules = Rules.from_dict(view["rules"])
     n = rules.players
-    seat = int(view["seat"])
-    hand = [_card(t) for t in view["hand"]]
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view holds no hand to reason from")
+    hand = [_card(t) for t in view.get("hand", ())]
     discard = [_card(t) for t in view["discard"]]
     remaining: dict[Card, int] = {}
     for card in standard_deck(rules.pack_count()):
@@ -228,11 +236,8 @@ def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Kn
     unseen = [card for card, k in remaining.items() for _ in range(max(k, 0))]
     players = view["players"]
     counts = [int(p["cards"]) for p in players]
-    countdown = rules.ruleset == "countdown"
-    if countdown:
-        wild = [RANK_MASK[int(p["number"]) - 1] for p in players]
-    else:
-        wild = [RANK_MASK[EIGHT_RANK]] * n
+    wild = [rules.wild_mask(p.get("number")) for p in players]
+    current = view["current"]
     know = Knowledge(
         rules=rules,
         seat=seat,
@@ -246,9 +251,9 @@ def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Kn
         declared=bool(view["declared"]),
         pending=int(view["pending_draw"]) // 2,
         direction=int(view["direction"]),
-        current=int(view["current"]) if view["current"] is not None else seat,
+        current=int(current) if current is not None else seat,
         wild=wild,
-        points_matter=not countdown,
+        points_matter=rules.counts_points,
         constraints=[[] for _ in range(n)],
         played=[[] for _ in range(n)],
         recent=[[] for _ in range(n)],
@@ -257,73 +262,47 @@ def knowledge_from_view(view: dict[str, Any], *, kept_wilds: bool = False) -> Kn
     return know
 
 
-def _read_log(know: Knowledge, log: Sequence[dict[str, Any]], *, kept_wilds: bool = False) -> None:
-    """Replay the public events of the round to find what each opponent lacks."""
-    top: Card | None = None
-    suit = 0
-    declared = False
-    pending = False
+def _read_log(know: Knowledge, log: Sequence[Any], *, kept_wilds: bool = False) -> None:
+    """Read the round's public events (with the table as it stood before each, from the
+    engine) to find what each opponent lacks."""
+    me = know.seat
     drew: int | None = None  # the seat whose draw was the last event
-    for event in log:
-        kind = event["type"]
-        seat = event.get("seat")
+    for event, before in read_log(log):
         just_drew, drew = drew, None
-        if kind == "starter":
-            top = _card(event["cards"][0])
-            suit = top >> 4
-            declared = False
-            pending = False
-        elif kind == "declared":
-            suit = SUITS.index(event["suit"])
-            declared = True
-        elif kind == "played" and seat is not None:
-            card = _card(event["cards"][0])
+        if isinstance(event, Played):
+            seat, card = event.seat, event.card
             know.played[seat].append(card)
             bit = 1 << card
             for c in know.constraints[seat]:
                 if c.mask & bit and c.allowance > 0:
                     c.allowance -= 1
-            wild = know.wild[seat]
-            named = SUITS.index(event["declared"]) if "declared" in event else -1
-            if seat != know.seat and not pending and top is not None:
-                playable = SUIT_MASK[suit] | (0 if declared else RANK_MASK[top & 15])
+            if seat != me and not before.pending and before.top != UNKNOWN:
+                wild = know.wild[seat]
                 if kept_wilds and wild >> card & 1:
-                    know.constraints[seat].append(Constraint(playable & ~wild, 0))
+                    know.constraints[seat].append(Constraint(before.follow & ~wild, 0))
                 if just_drew != seat:
-                    know.recent[seat].append((card, named, playable))
-            top = card
-            if named >= 0:
-                suit = named
-                declared = True
-            else:
-                suit = card >> 4
-                declared = False
-            pending = (card & 15) == 1 and know.rules.twos_stack
-        elif kind in ("drew", "penalty") and seat is not None:
+                    named = -1 if event.declared is None else event.declared
+                    know.recent[seat].append((card, named, before.follow))
+        elif isinstance(event, (Drew, PenaltyDrawn)):
+            seat = event.seat
             know.recent[seat].clear()
-            drew = seat if kind == "drew" else None
-            count = int(event.get("count", 0))
+            count = len(event.cards)
             for c in know.constraints[seat]:
                 c.allowance += count
-            if kind == "penalty" and event.get("reason") == "draw_two":
-                if seat != know.seat:
+            if isinstance(event, PenaltyDrawn):
+                if event.reason == "draw_two" and seat != me and before.pending:
                     # chose the penalty: held no two (or would not stack)
-                    know.constraints[seat].append(Constraint(RANK_MASK[1], count))
-                pending = False
-            elif kind == "drew" and seat != know.seat and top is not None and not pending:
-                playable = SUIT_MASK[suit] | know.wild[seat]
-                if not declared:
-                    playable |= RANK_MASK[top & 15]
-                know.constraints[seat].append(Constraint(playable, count))
+                    know.constraints[seat].append(Constraint(before.playable(0), count))
+            else:
+                drew = seat
+                if seat != me and before.top != UNKNOWN and not before.pending:
+                    playable = before.playable(know.wild[seat])
+                    know.constraints[seat].append(Constraint(playable, count))
     for seat in range(know.players):
         know.constraints[seat] = [
             c for c in know.constraints[seat] if c.allowance < know.counts[seat]
         ]
     know.constraints[know.seat] = []
-
-
-def card_points(card: Card, rules: Rules) -> int:
-    return shedding_points(card, ace_points=int(rules.ace_points or 1))
 
 
 # -- cycles (RULES section 4) ------------------------------------------------------------
@@ -435,31 +414,15 @@ def _ids(mask: Mask) -> list[Card]:
     return out
 
 
-# Y6 (which cards follow a lead suit), Y3 power and Y2 value: the engine's tables.
-CYCLES_FIT: tuple[Mask, ...] = FIT
-
-
-def cycles_power(card: Card) -> int:
-    """Y3 power of a card (the engine's table)."""
-    return POWER[card]
-
-
-def cycles_value(card: Card) -> int:
-    """Y2 value of a card (the engine's table)."""
-    return VALUE[card]
-
-
-def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
+def cycles_knowledge_from_view(view: Mapping[str, Any]) -> CyclesKnowledge:
     """Read a cycles view (with its log) into what the seat knows."""
     rules = Rules.from_dict(view["rules"])
     n = rules.players
-    seat = int(view["seat"])
-    hand = 0
-    for t in view["hand"]:
-        hand |= 1 << _card(t)
-    removed = 0
-    for t in view["removed"]:
-        removed |= 1 << _card(t)
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view holds no hand to reason from")
+    hand = _mask_of_texts(view.get("hand", ()))
+    removed = _mask_of_texts(view["removed"])
     cycle_cards: list[Card] = []
     cycle_seats: list[int] = []
     for entry in view["cycle"]:
@@ -470,6 +433,7 @@ def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
     for card in cycle_cards:
         on_table |= 1 << card
     counts = [int(p["cards"]) for p in view["players"]]
+    lead_suit = view["lead_suit"]
     know = CyclesKnowledge(
         rules=rules,
         seat=seat,
@@ -484,7 +448,7 @@ def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
         removed=removed,
         cycle_cards=cycle_cards,
         cycle_seats=cycle_seats,
-        lead_suit=SUITS.index(view["lead_suit"]) if view.get("lead_suit") else -1,
+        lead_suit=SUITS.index(lead_suit) if lead_suit else -1,
         best_power=max((cycles_power(c) for c in cycle_cards), default=0),
         best_seat=-1,
         turns_left=int(view.get("turns_left") or 0),
@@ -513,64 +477,51 @@ def cycles_knowledge_from_view(view: dict[str, Any]) -> CyclesKnowledge:
         know.constraints[s] = [
             c for c in know.constraints[s] if c.allowance < counts[s] - k.bit_count()
         ]
-    from crazy_eights.engine.cards import ALL_CARDS
-
     know.unseen = [c for c in ALL_CARDS if not seen >> c & 1]
     return know
 
 
-def _read_cycles_log(know: CyclesKnowledge, log: Sequence[dict[str, Any]]) -> dict[int, int]:
-    """Replay the public events: cards picked up, voids shown by Y9 draws, Y13 reveals."""
+def _mask_of_texts(texts: Sequence[str]) -> Mask:
+    mask = 0
+    for text in texts:
+        mask |= 1 << _card(text)
+    return mask
+
+
+def _read_cycles_log(know: CyclesKnowledge, log: Sequence[Any]) -> dict[int, int]:
+    """Read the public events: cards picked up, voids shown by Y9 draws, Y13 reveals."""
     me = know.seat
-    lead = -1
     suits_shown: dict[int, int] = {}
-    for event in log:
-        kind = event["type"]
-        seat = event.get("seat")
-        if kind == "host_lead":
-            lead = _card(event["cards"][0]) >> 4
-        elif kind == "played" and seat is not None:
-            card = _card(event["cards"][0])
-            if event.get("lead"):
-                lead = SUITS.index(event["declared"]) if "declared" in event else card >> 4
-            bit = 1 << card
+    for event, before in read_log(log):
+        if isinstance(event, Played):
+            seat, bit = event.seat, 1 << event.card
             if know.known[seat] & bit:
                 know.known[seat] ^= bit
             else:
                 for c in know.constraints[seat]:
                     if c.mask & bit and c.allowance > 0:
                         c.allowance -= 1
-        elif kind in ("drew", "penalty") and seat is not None:
-            count = int(event.get("count", 0))
+        elif isinstance(event, (Drew, PenaltyDrawn)):
+            seat = event.seat
             for c in know.constraints[seat]:
-                c.allowance += count
-            if (
-                kind == "drew"
-                and event.get("reason") == "no_fitting_card"
-                and seat != me
-                and lead >= 0
-            ):
+                c.allowance += len(event.cards)
+            showed_void = isinstance(event, Drew) and event.reason == "no_fitting_card"
+            if showed_void and seat != me and before.suit >= 0:
                 # held no fitting card; every drawn card but a last, played one fits not
-                know.constraints[seat].append(Constraint(CYCLES_FIT[lead], 0))
-        elif kind == "picked_up" and seat is not None:
-            for t in event.get("cards", ()):
-                know.known[seat] |= 1 << _card(t)
-        elif kind == "false_call" and seat is not None:
-            suits_shown[seat] = SUITS.index(event["suit"])
-        elif kind == "cycle_over":
-            lead = -1
+                know.constraints[seat].append(Constraint(before.follow, 0))
+        elif isinstance(event, PickedUp):
+            for card in event.cards:
+                know.known[event.seat] |= 1 << card
+        elif isinstance(event, FalseCall):
+            suits_shown[event.seat] = event.suit
     return suits_shown
 
 
 __all__ = [
-    "CYCLES_FIT",
     "Constraint",
     "CyclesKnowledge",
     "Knowledge",
-    "card_points",
     "cycles_knowledge_from_view",
-    "cycles_power",
-    "cycles_value",
     "hand_mask",
     "kinds_of",
     "knowledge_from_view",

@@ -11,6 +11,7 @@ so card lists (stock, discard pile) hold the id below 64 only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 Card = int
 """A card id: ``suit * 16 + rank`` or one of the joker ids."""
@@ -21,8 +22,8 @@ Suit = int
 Rank = int
 """0..12 for ``A 2 3 4 5 6 7 8 9 T J Q K``."""
 
-SUITS = "SHDC"
-RANKS = "A23456789TJQK"
+SUITS: Final = "SHDC"
+RANKS: Final = "A23456789TJQK"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 RANK_NAMES = (
@@ -41,23 +42,33 @@ RANK_NAMES = (
     "king",
 )
 
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-ACE, TWO, EIGHT, QUEEN = 0, 1, 7, 11
-BLACK_JOKER, RED_JOKER, JOKER = 13, 14, 15
-JOKERS = (BLACK_JOKER, RED_JOKER, JOKER)
-JOKER_TEXT = {BLACK_JOKER: "BJ", RED_JOKER: "RJ", JOKER: "JK"}
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
+ACE: Final = 0
+TWO: Final = 1
+EIGHT: Final = 7
+QUEEN: Final = 11
+BLACK_JOKER: Final = 13
+RED_JOKER: Final = 14
+JOKER: Final = 15
+JOKERS: Final[tuple[Card, ...]] = (BLACK_JOKER, RED_JOKER, JOKER)
+JOKER_TEXT: Final[dict[Card, str]] = {BLACK_JOKER: "BJ", RED_JOKER: "RJ", JOKER: "JK"}
 
-COPY = 64
+COPY: Final = 64
 """Offset of a second pack's copy of a card inside a hand mask."""
-LOW = (1 << COPY) - 1
+LOW: Final = (1 << COPY) - 1
 
-SUIT_MASK: tuple[Mask, ...] = tuple(0x1FFF << (16 * s) for s in range(4))
-RANK_MASK: tuple[Mask, ...] = tuple(sum(1 << (16 * s + r) for s in range(4)) for r in range(13))
-STANDARD_MASK: Mask = sum(SUIT_MASK)
-JOKER_MASK: Mask = sum(1 << j for j in JOKERS)
+SUIT_MASK: Final[tuple[Mask, ...]] = tuple(0x1FFF << (16 * s) for s in range(4))
+RANK_MASK: Final[tuple[Mask, ...]] = tuple(
+    sum(1 << (16 * s + r) for s in range(4)) for r in range(13)
+)
+STANDARD_MASK: Final[Mask] = sum(SUIT_MASK)
+JOKER_MASK: Final[Mask] = sum(1 << j for j in JOKERS)
 
-STANDARD_CARDS: tuple[Card, ...] = tuple(s * 16 + r for s in range(4) for r in range(13))
-ALL_CARDS: tuple[Card, ...] = STANDARD_CARDS + JOKERS
+STANDARD_CARDS: Final[tuple[Card, ...]] = tuple(s * 16 + r for s in range(4) for r in range(13))
+ALL_CARDS: Final[tuple[Card, ...]] = STANDARD_CARDS + JOKERS
 
 
 def suit_of(card: Card) -> Suit:
@@ -88,7 +99,7 @@ def _card_text(card: Card) -> str:
     return RANKS[card & 15] + SUITS[card >> 4]
 
 
-CARD_TEXT: dict[Card, str] = {c: _card_text(c) for c in ALL_CARDS}
+CARD_TEXT: Final[dict[Card, str]] = {c: _card_text(c) for c in ALL_CARDS}
 """Card id to its text, e.g. ``CARD_TEXT[7] == "8S"``."""
 
 
@@ -109,7 +120,7 @@ def _parse_table() -> dict[str, Card]:
     return table
 
 
-_PARSE = _parse_table()
+_PARSE: Final = _parse_table()
 
 
 class CardSyntaxError(ValueError):
@@ -158,6 +169,21 @@ def cards_of(mask: Mask) -> list[Card]:
     return out
 
 
+_COMPILED: Final = not __file__.endswith(".py")
+
+
+def popcount(mask: Mask) -> int:
+    """How many cards a mask holds (``int.bit_count``, which mypyc does not compile:
+    the compiled build counts natively, without making an int object)."""
+    if _COMPILED:
+        count = 0
+        while mask:
+            mask &= mask - 1
+            count += 1
+        return count
+    return mask.bit_count()
+
+
 def iter_bits(mask: Mask) -> Iterator[int]:
     """Yield the set bit positions of a mask, lowest first."""
     while mask:
@@ -197,6 +223,10 @@ def cycles_deck() -> list[Card]:
     return list(ALL_CARDS)
 
 
+UNKNOWN: Final = -1
+"""A card a seat was not shown (in an event read back from that seat's view)."""
+
+
 def shedding_points(card: Card, *, ace_points: int = 1) -> int:
     """Hand points of RULES G8: eight 50, K Q J T 10, ace 1 or 11, 2-9 their number."""
     rank = card & 15
@@ -205,3 +235,36 @@ def shedding_points(card: Card, *, ace_points: int = 1) -> int:
     if rank == ACE:
         return ace_points
     return 10 if rank >= 9 else rank + 1
+
+
+def openspiel_points(card: Card) -> int:
+    """OpenSpiel's penalty points of a card left in hand: eight 50, J Q K A 10, 2 to T
+    their face value."""
+    rank = card & 15
+    if rank == EIGHT:
+        return 50
+    if rank == ACE or rank >= 10:
+        return 10
+    return rank + 1
+
+
+def cycles_value(card: Card) -> int:
+    """Y2: 2 to 10 their number; J, Q, K 10; A, BJ, RJ 11; JK 12."""
+    if card == JOKER:
+        return 12
+    if card in (BLACK_JOKER, RED_JOKER):
+        return 11
+    rank = card & 15
+    if rank == ACE:
+        return 11
+    return 10 if rank >= 9 else rank + 1
+
+
+def cycles_power(card: Card) -> int:
+    """Y3: 2 < ... < K < A < BJ = RJ < JK."""
+    if card == JOKER:
+        return 16
+    if card in (BLACK_JOKER, RED_JOKER):
+        return 15
+    rank = card & 15
+    return 14 if rank == ACE else rank + 1

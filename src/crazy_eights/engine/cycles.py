@@ -9,7 +9,8 @@ draws, the end of a cycle) happens inside the move that caused it and comes out 
 events; after every move the player to move has at least one legal move, or the game
 is over.
 
-Decisions where RULES.md is silent (each follows what the seed's host would do):
+Decisions where the source manual is silent (each follows what its host would do; see
+docs/rules.md):
 
 - Seeded deal: the 55 cards are shuffled with the table's generator and dealt one at a
   time from the top of the stock, seat 0 first. The table's generator is then used
@@ -58,7 +59,7 @@ Decisions where RULES.md is silent (each follows what the seed's host would do):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final
 
 from .cards import (
     ALL_CARDS,
@@ -71,66 +72,72 @@ from .cards import (
     SUITS,
     Card,
     Mask,
+    Suit,
     cards_of,
     cycles_deck,
+    cycles_power,
+    cycles_value,
     parse_card,
     parse_suit,
 )
-from .events import Event
-from .game import FIELDS, Deal, Game, GameResult
+from .events import (
+    HOST,
+    CycleOver,
+    CycleWon,
+    Dealt,
+    Drew,
+    Event,
+    FalseCall,
+    FirstPlayer,
+    GameOver,
+    GameStarted,
+    HostCannotLead,
+    HostLed,
+    JokerToBottom,
+    LastCardCalled,
+    LeadPassed,
+    LeadStarted,
+    PenaltyDrawn,
+    PickedUp,
+    Played,
+    Skipped,
+    TimedOut,
+)
+from .game import Deal, Game, GameResult, Hidden, check_hidden
 from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
-from .rng import Rng
+from .result import EndReason
+from .rng import Rng, below, playout_step
 from .rules import Rules
+from .views import CycleCard, CyclesPhase, CyclesPlayerView, CyclesView
 
-HOST = -1
-"""The seat number of the host in a cycle (the table; it holds no cards)."""
-_STOP = -2
+_STOP: Final = -2
 """Returned by the cycle machinery when a player is to move or the game is over."""
 
 # phases
-LEAD, FOLLOW, OVER = 0, 1, 2
-PHASE_NAMES = ("lead", "follow", "over")
+LEAD: Final = 0
+FOLLOW: Final = 1
+OVER: Final = 2
+PHASE_NAMES: Final[tuple[CyclesPhase, ...]] = ("lead", "follow", "over")
 # last-card settings
-LC_OFF, LC_MANUAL, LC_AUTO = 0, 1, 2
-_LAST_CARD = {"off": LC_OFF, "manual": LC_MANUAL, "auto": LC_AUTO}
+LC_OFF: Final = 0
+LC_MANUAL: Final = 1
+LC_AUTO: Final = 2
+_LAST_CARD: Final = {"off": LC_OFF, "manual": LC_MANUAL, "auto": LC_AUTO}
 
-
-def _value(card: Card) -> int:
-    """Y2: 2 to 10 their number; J, Q, K 10; A, BJ, RJ 11; JK 12."""
-    if card == JOKER:
-        return 12
-    if card in (BLACK_JOKER, RED_JOKER):
-        return 11
-    rank = card & 15
-    if rank == 0:
-        return 11
-    return 10 if rank >= 9 else rank + 1
-
-
-def _power(card: Card) -> int:
-    """Y3: 2 < ... < K < A < BJ = RJ < JK."""
-    if card == JOKER:
-        return 16
-    if card in (BLACK_JOKER, RED_JOKER):
-        return 15
-    rank = card & 15
-    return 14 if rank == 0 else rank + 1
-
-
-VALUE: tuple[int, ...] = tuple(_value(c) if c in CARD_TEXT else 0 for c in range(64))
-POWER: tuple[int, ...] = tuple(_power(c) if c in CARD_TEXT else 0 for c in range(64))
+VALUE: Final[tuple[int, ...]] = tuple(cycles_value(c) if c in CARD_TEXT else 0 for c in range(64))
+POWER: Final[tuple[int, ...]] = tuple(cycles_power(c) if c in CARD_TEXT else 0 for c in range(64))
 # Y6: the cards that follow a lead suit (the suit, JK, and the joker of its colour).
-FIT: tuple[Mask, ...] = tuple(
+FIT: Final[tuple[Mask, ...]] = tuple(
     SUIT_MASK[s] | (1 << JOKER) | (1 << (RED_JOKER if s in (1, 2) else BLACK_JOKER))
     for s in range(4)
 )
 # Y7: the suits a led joker may declare.
-JOKER_SUITS: dict[Card, tuple[int, ...]] = {
+JOKER_SUITS: Final[dict[Card, tuple[int, ...]]] = {
     BLACK_JOKER: (0, 3),
     RED_JOKER: (1, 2),
     JOKER: (0, 1, 2, 3),
 }
-FULL_DECK: Mask = sum(1 << c for c in ALL_CARDS)
+FULL_DECK: Final[Mask] = sum(1 << c for c in ALL_CARDS)
 
 
 def hand_value(hand: Mask) -> int:
@@ -184,13 +191,13 @@ def _follow_moves(card: Card, call: bool) -> tuple[Move, ...]:
     return (Move.play(card),) + ((Move.play(card, call=True),) if call else ())
 
 
-_LEAD = [
+_LEAD: Final = [
     [_lead_moves(c, call) if c in CARD_TEXT else () for c in range(64)] for call in (False, True)
 ]
-_FOLLOW = [
+_FOLLOW: Final = [
     [_follow_moves(c, call) if c in CARD_TEXT else () for c in range(64)] for call in (False, True)
 ]
-_MEMO: dict[int, tuple[Move, ...]] = {}
+_MEMO: Final[dict[int, tuple[Move, ...]]] = {}
 
 
 def _moves_for(mask: Mask, lead: bool, call: bool) -> tuple[Move, ...]:
@@ -215,86 +222,50 @@ def _seat_text(seat: int) -> int | str:
     return "host" if seat == HOST else seat
 
 
-_CYCLES_FIELDS = (
-    "_lc",
-    "_log",
-    "_n",
-    "_rng",
-    "best_power",
-    "best_seat",
-    "current",
-    "cycle_cards",
-    "cycle_number",
-    "cycle_seats",
-    "cycles_left",
-    "forced",
-    "lead_suit",
-    "leader",
-    "left",
-    "phase",
-    "removed",
-    "revealed",
-    "stock",
-)
-
-
 class CyclesGame(Game):
     """A game of cycles (RULES Y1-Y17) for 2 to 11 players and the host."""
 
-    __slots__ = _CYCLES_FIELDS
-
     _lc: int
-    _log: list[Event]
+    """The last-card setting (``LC_OFF``, ``LC_MANUAL``, ``LC_AUTO``)."""
     _n: int
-    _result: GameResult | None
-    _rng: Rng
     best_power: int
+    """The highest power played in the current cycle (Y3)."""
     best_seat: int
+    """Who played it (``HOST`` for the host)."""
     current: int
     cycle_cards: list[Card]
-    cycle_number: int
     cycle_seats: list[int]
+    """Who played each card of the current cycle, in order (``HOST``: the host)."""
+    cycle_number: int
     cycles_left: int
     forced: int
-    hands: list[Mask]
+    """A card the table drew that the player to move must play (Y9, Y14), else -1."""
     lead_suit: int
+    """The current cycle's lead suit, -1 between cycles."""
     leader: int
     left: int
+    """Turns still to come in the current cycle."""
     phase: int
     removed: Mask
+    """Cards out of play (Y5)."""
     revealed: list[int]
-    stock: list[Card]
+    """Each seat's Y13 revealed count while its hand is unchanged, else -1."""
 
     def __init__(
-        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        deal: Deal | None = None,
+        *,
+        log: bool = True,
     ) -> None:
-        if rules.ruleset != "cycles":
-            raise ValueError(f"CyclesGame plays the cycles ruleset, not {rules.ruleset}")
-        if _blank:  # clone() and from_view() set every field themselves
-            return
-        n = rules.players
-        self.rules = rules
-        self.seed = seed
-        self._n = n
-        self._lc = _LAST_CARD[str(rules.last_card)]
-        self._rng = Rng(seed)
-        self._moves = []
-        self._legal = None
-        self._result = None
-        self.removed = 0
-        self.revealed = [-1] * n
-        self.cycle_cards = []
-        self.cycle_seats = []
-        self.cycle_number = 1
-        self.lead_suit = -1
-        self.best_power = 0
-        self.best_seat = HOST
-        self.leader = HOST
-        self.left = 0
-        self.forced = -1
-        self.phase = LEAD
-        self.current = 0
-        events: list[Event] = []
+        if rules is None:
+            return  # a blank state for a copy or an unpickled one (see Game.clone)
+        self._start(rules, seed, log)
+        self._reset()
+        n = self._n
+        out: list[Event] | None = [] if log else None
+        self._out = out
         if deal is None:
             stock = cycles_deck()
             self._rng.shuffle(stock)
@@ -308,14 +279,40 @@ class CyclesGame(Game):
             first_leader = HOST
         else:
             first_leader = self._setup(deal)
-        events.append(Event("game", None, data={"players": n, "cycles_left": self.cycles_left}))
-        for seat in range(n):
-            events.append(Event("deal", seat, tuple(cards_of(self.hands[seat])), True))
-        self._log = events
+        if out is not None:
+            out.append(GameStarted(players=n, cycles_left=self.cycles_left))
+            for seat in range(n):
+                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
         if first_leader == HOST:
-            self._run(HOST, events)
+            self._run(HOST)
         else:
-            self._seek_leader(first_leader, events)
+            self._seek_leader(first_leader)
+        self._log = out
+        self._out = None
+
+    def _reset(self) -> None:
+        """The state of a table before the deal: no cycle under way."""
+        rules = self.rules
+        if rules.ruleset != "cycles":
+            raise ValueError(f"CyclesGame plays the cycles ruleset, not {rules.ruleset}")
+        n = self._n = rules.players
+        self._lc = _LAST_CARD[str(rules.last_card)]
+        self.hands = [0] * n
+        self.stock = []
+        self.removed = 0
+        self.revealed = [-1] * n
+        self.cycle_cards = []
+        self.cycle_seats = []
+        self.cycle_number = 1
+        self.cycles_left = int(rules.cycle_limit or 30)
+        self.lead_suit = -1
+        self.best_power = 0
+        self.best_seat = HOST
+        self.leader = HOST
+        self.left = 0
+        self.forced = -1
+        self.phase = LEAD
+        self.current = 0
 
     def _setup(self, deal: Deal) -> int:
         n = self._n
@@ -357,7 +354,7 @@ class CyclesGame(Game):
             raise ValueError(f"leader must be a seat 0..{n - 1} or None (host); got {deal.leader}")
         return deal.leader
 
-    # -- public state -------------------------------------------------------------------
+    # -- public state and rule questions ------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
@@ -370,6 +367,25 @@ class CyclesGame(Game):
     def hand_value(self, seat: int) -> int:
         """Y2 value of ``seat``'s hand."""
         return hand_value(self.hands[seat])
+
+    def hand_points(self, seat: int) -> int:
+        return hand_value(self.hands[seat])
+
+    def is_wild(self, card: Card, seat: int | None = None) -> bool:
+        """Cycles has no wild card: a joker fits a suit (Y6), it does not replace one."""
+        self._seat_or_current(seat)
+        return False
+
+    def playable_mask(self, seat: int | None = None) -> Mask:
+        """The cards ``seat`` may play now if they hold them: any when leading, else
+        those that fit the lead suit (Y6)."""
+        self._seat_or_current(seat)
+        if not self.cycle_cards:
+            return FULL_DECK
+        return FIT[self.lead_suit]
+
+    def follows(self, card: Card, seat: int | None = None) -> bool:
+        return bool(self.playable_mask(seat) >> card & 1)
 
     @property
     def cycle(self) -> list[tuple[int | str, str]]:
@@ -463,44 +479,37 @@ class CyclesGame(Game):
 
     # -- carrying out moves -------------------------------------------------------------
 
-    def _apply(self, move: Move) -> list[Event]:
+    def _step(self, move: Move) -> None:
         seat = self.current
         if move is TIMEOUT:
-            events = self._timeout(seat)
+            self._timeout(seat)
         else:
-            events = self._play(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
-        self._log.extend(events)
-        return events
+            self._play(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
 
-    def _play(self, seat: int, card: Card, suit: int | None, call: bool) -> list[Event]:
+    def _play(self, seat: int, card: Card, suit: Suit | None, call: bool) -> None:
         n = self._n
+        out = self._out
         hand = self.hands[seat] ^ (1 << card)
         self.hands[seat] = hand
         self.revealed[seat] = -1
         self.forced = -1
         power = POWER[card]
-        if self.phase == LEAD:
+        lead = self.phase == LEAD
+        if lead:
             self.leader = seat
             self.lead_suit = card >> 4 if suit is None else suit
-            self.cycle_cards.append(card)
-            self.cycle_seats.append(seat)
             self.best_power = power
             self.best_seat = seat
             self.left = n - 1
-            if suit is None:
-                events = [Event("played", seat, (card,), False, {"lead": True})]
-            else:
-                events = [
-                    Event("played", seat, (card,), False, {"lead": True, "declared": SUITS[suit]})
-                ]
         else:
-            self.cycle_cards.append(card)
-            self.cycle_seats.append(seat)
             if power > self.best_power:
                 self.best_power = power
                 self.best_seat = seat
             self.left -= 1
-            events = [Event("played", seat, (card,))]
+        self.cycle_cards.append(card)
+        self.cycle_seats.append(seat)
+        if out is not None:
+            out.append(Played(seat=seat, card=card, declared=suit, lead=lead))
         self.phase = FOLLOW
         self.current = seat + 1 if seat + 1 < n else 0
         count = hand.bit_count()
@@ -508,64 +517,61 @@ class CyclesGame(Game):
         if lc == LC_MANUAL and call and count != 1:
             shown = (hand & SUIT_MASK[self.lead_suit]).bit_count()
             self.revealed[seat] = shown
-            events.append(
-                Event(
-                    "false_call",
-                    seat,
-                    data={"suit": SUITS[self.lead_suit], "count": shown},
-                )
-            )
+            if out is not None:
+                out.append(FalseCall(seat=seat, suit=self.lead_suit, count=shown))
         if count == 0:
-            self._finish(seat, "out", events)
-            return events
+            self._finish(seat, "out")
+            return
         if count == 1 and lc:
             if lc == LC_AUTO or call:
-                events.append(Event("last_card", seat, data={"auto": lc == LC_AUTO}))
+                if out is not None:
+                    out.append(LastCardCalled(seat=seat, auto=lc == LC_AUTO))
             else:
-                self._penalty(seat, events)
-                return events
-        nxt = self._seek_follower(events)
+                self._penalty(seat)
+                return
+        nxt = self._seek_follower()
         if nxt != _STOP:
-            self._run(nxt, events)
-        return events
+            self._run(nxt)
 
-    def _timeout(self, seat: int) -> list[Event]:
+    def _timeout(self, seat: int) -> None:
         """Y15: make the only legal move if it needs no call, else skip the turn."""
-        events = [Event("timeout", seat)]
+        out = self._out
+        if out is not None:
+            out.append(TimedOut(seat=seat))
         legal = self._compute_legal()
         plain = [m for m in legal if not m.call]
         if len(plain) == 1 and not (self._lc == LC_MANUAL and self.hands[seat].bit_count() == 2):
             move = plain[0]
-            events.extend(self._play(seat, move.card, move.suit, False))  # type: ignore[arg-type]
-            return events
-        events.append(Event("skipped", seat))
+            self._play(seat, move.card, move.suit, False)  # type: ignore[arg-type]
+            return
+        if out is not None:
+            out.append(Skipped(seat=seat))
         n = self._n
         nxt = seat + 1 if seat + 1 < n else 0
-        if self.phase == LEAD:
-            self.forced = -1
-            events.append(Event("lead_passed", seat, data={"to": nxt}))
-            self._seek_leader(nxt, events)
-            return events
         self.forced = -1
+        if self.phase == LEAD:
+            if out is not None:
+                out.append(LeadPassed(seat=seat, to=nxt))
+            self._seek_leader(nxt)
+            return
         self.left -= 1
         self.current = nxt
-        after = self._seek_follower(events)
+        after = self._seek_follower()
         if after != _STOP:
-            self._run(after, events)
-        return events
+            self._run(after)
 
     # -- the cycle machinery --------------------------------------------------------------
 
-    def _run(self, leader: int, events: list[Event]) -> None:
+    def _run(self, leader: int) -> None:
         """Start cycles from ``leader`` (a seat or ``HOST``) until a player is to move or
         the game is over."""
         n = self._n
         while leader != _STOP:
             if leader != HOST:
-                self._seek_leader(leader, events)
+                self._seek_leader(leader)
                 return
-            card = self._host_turn(events)
-            first = self._first_player(events)
+            card = self._host_turn()
+            first = self._first_player()
             if card < 0:
                 leader = first
                 continue
@@ -579,146 +585,165 @@ class CyclesGame(Game):
             self.phase = FOLLOW
             self.current = first
             self.left = n
-            leader = self._seek_follower(events)
+            leader = self._seek_follower()
 
-    def _host_turn(self, events: list[Event]) -> Card:
+    def _host_turn(self) -> Card:
         """Y8: the host turns the top stock card as the lead (jokers go to the bottom);
         -1 when the stock holds no card the host can lead."""
         stock = self.stock
+        out = self._out
         if not any(c not in JOKER_SUITS for c in stock):
-            events.append(Event("host_cannot_lead", None, data={"stock": len(stock)}))
+            if out is not None:
+                out.append(HostCannotLead(stock=len(stock)))
             return -1
         while True:
             card = stock.pop()
             if card in JOKER_SUITS:
                 stock.insert(0, card)
-                events.append(Event("joker_to_bottom", None, (card,)))
+                if out is not None:
+                    out.append(JokerToBottom(card=card))
                 continue
-            events.append(Event("host_lead", None, (card,), False, {"cycle": self.cycle_number}))
+            if out is not None:
+                out.append(HostLed(card=card, cycle=self.cycle_number))
             return card
 
-    def _first_player(self, events: list[Event]) -> int:
+    def _first_player(self) -> int:
         """Y4: the seat with the smallest (total, lowest, highest) value; ties by the
         table's seeded random choice."""
         keys = [rank_key(h) for h in self.hands]
         best = min(keys)
         tied = [s for s in range(self._n) if keys[s] == best]
-        if len(tied) > 1:
-            seat = tied[self._rng.below(len(tied))]
-            events.append(Event("first_player", seat, data={"tie_break": True}))
-        else:
-            seat = tied[0]
-            events.append(Event("first_player", seat, data={"tie_break": False}))
+        seat = tied[self._rng.below(len(tied))] if len(tied) > 1 else tied[0]
+        out = self._out
+        if out is not None:
+            out.append(FirstPlayer(seat=seat, tie_break=len(tied) > 1))
         return seat
 
-    def _seek_leader(self, seat: int, events: list[Event]) -> None:
+    def _draw_until(self, seat: int, fits: Mask, reason: str) -> Card:
+        """Draw for ``seat`` from the stock until a card of ``fits`` comes (Y9, Y14);
+        return it, or -1 when the stock ran out first (-2: nothing was drawn)."""
+        stock = self.stock
+        if not stock:
+            return -2
+        hand = self.hands[seat]
+        out = self._out
+        drawn: list[Card] | None = None if out is None else []
+        card = -1
+        while stock:
+            card = stock.pop()
+            hand |= 1 << card
+            if drawn is not None:
+                drawn.append(card)
+            if fits >> card & 1:
+                break
+        self.hands[seat] = hand
+        self.revealed[seat] = -1
+        if out is not None and drawn is not None:
+            out.append(
+                Drew(
+                    seat=seat,
+                    cards=tuple(drawn),
+                    reason="no_fitting_card" if reason == "follow" else "joker_lead",
+                )
+            )
+        return card if fits >> card & 1 else -1
+
+    def _seek_leader(self, seat: int) -> None:
         """Hand the lead to ``seat``, applying Y14 to a leader whose only card is a joker."""
         n = self._n
-        stock = self.stock
         quiet = 0
+        out = self._out
         while True:
-            hand = self.hands[seat]
-            if not _lone_joker(hand):
-                self.phase = LEAD
-                self.current = seat
-                self.forced = -1
-                events.append(Event("lead", seat, data={"cycle": self.cycle_number}))
+            if not _lone_joker(self.hands[seat]):
+                self._lead_by(seat, -1)
                 return
-            drawn: list[Card] = []
-            while stock:
-                card = stock.pop()
-                hand |= 1 << card
-                drawn.append(card)
-                if card not in JOKER_SUITS:
-                    break
-            self.hands[seat] = hand
-            if drawn:
-                self.revealed[seat] = -1
-                events.append(Event("drew", seat, tuple(drawn), True, {"reason": "joker_lead"}))
-                if drawn[-1] not in JOKER_SUITS:
-                    self.phase = LEAD
-                    self.current = seat
-                    self.forced = drawn[-1]
-                    events.append(Event("lead", seat, data={"cycle": self.cycle_number}))
-                    return
-                quiet = 0
-            else:
-                quiet += 1
+            card = self._draw_until(seat, FULL_DECK & ~JOKER_MASK, "lead")
+            if card >= 0:
+                self._lead_by(seat, card)
+                return
+            quiet = 0 if card == -1 else quiet + 1
             nxt = seat + 1 if seat + 1 < n else 0
-            events.append(Event("lead_passed", seat, data={"to": nxt}))
+            if out is not None:
+                out.append(LeadPassed(seat=seat, to=nxt))
             if quiet >= n:
-                self._finish(None, "blocked", events)
+                self._finish(None, "blocked")
                 return
             seat = nxt
 
-    def _seek_follower(self, events: list[Event]) -> int:
+    def _lead_by(self, seat: int, forced: Card) -> None:
+        self.phase = LEAD
+        self.current = seat
+        self.forced = forced
+        out = self._out
+        if out is not None:
+            out.append(LeadStarted(seat=seat, cycle=self.cycle_number))
+
+    def _seek_follower(self) -> int:
         """Find the next follower able to play (Y9 draws for them); complete or end the
         cycle when nobody is left (Y5, Y10). Returns the next leader, or ``_STOP``."""
         fit = FIT[self.lead_suit]
-        stock = self.stock
         while True:
             if self.left <= 0:
-                return self._complete(events)
+                return self._complete()
             seat = self.current
             hand = self.hands[seat]
             if hand & fit and not _lone_joker(hand):
                 self.phase = FOLLOW
                 self.forced = -1
                 return _STOP
-            drawn: list[Card] = []
-            while stock:
-                card = stock.pop()
-                hand |= 1 << card
-                drawn.append(card)
-                if fit >> card & 1:
-                    break
-            self.hands[seat] = hand
-            if drawn:
-                self.revealed[seat] = -1
-                events.append(
-                    Event("drew", seat, tuple(drawn), True, {"reason": "no_fitting_card"})
-                )
-                last = drawn[-1]
-                if fit >> last & 1:
-                    self.phase = FOLLOW
-                    self.forced = last
-                    return _STOP
+            card = self._draw_until(seat, fit, "follow")
+            if card >= 0:
+                self.phase = FOLLOW
+                self.forced = card
+                return _STOP
             # Y10: nothing fits and nothing is left to draw.
-            cards = tuple(self.cycle_cards)
-            for card in cards:
-                hand |= 1 << card
-            self.hands[seat] = hand
-            self.revealed[seat] = -1
-            events.append(Event("picked_up", seat, cards, False, {"reason": "stock_empty"}))
+            cards = self._pick_up(seat, "stock_empty")
             nxt = self.leader if len(cards) == 1 else seat
-            return self._end_cycle(nxt, False, events)
+            return self._end_cycle(nxt, False)
 
-    def _complete(self, events: list[Event]) -> int:
+    def _pick_up(self, seat: int, reason: str) -> list[Card]:
+        """``seat`` takes every card of the current cycle into their hand (Y10, Y12)."""
+        cards = self.cycle_cards
+        hand = self.hands[seat]
+        for card in cards:
+            hand |= 1 << card
+        self.hands[seat] = hand
+        self.revealed[seat] = -1
+        out = self._out
+        if out is not None:
+            out.append(
+                PickedUp(
+                    seat=seat,
+                    cards=tuple(cards),
+                    reason="stock_empty" if reason == "stock_empty" else "last_card",
+                )
+            )
+        return cards
+
+    def _complete(self) -> int:
         """Y5: the highest card leads the next cycle; the cycle's cards leave play."""
         removed = self.removed
         for card in self.cycle_cards:
             removed |= 1 << card
         self.removed = removed
         winner = self.best_seat
-        events.append(
-            Event(
-                "cycle_won",
-                None if winner == HOST else winner,
-                tuple(self.cycle_cards),
-                False,
-                {"winner": _seat_text(winner)},
+        out = self._out
+        if out is not None:
+            out.append(
+                CycleWon(
+                    seat=None if winner == HOST else winner,
+                    cards=tuple(self.cycle_cards),
+                    winner=winner,
+                )
             )
-        )
-        return self._end_cycle(winner, True, events)
+        return self._end_cycle(winner, True)
 
-    def _penalty(self, seat: int, events: list[Event]) -> None:
+    def _penalty(self, seat: int) -> None:
         """Y12: pick up the cycle plus three stock cards; the next seat leads."""
+        self._pick_up(seat, "last_card")
         hand = self.hands[seat]
-        cards = tuple(self.cycle_cards)
-        for card in cards:
-            hand |= 1 << card
-        events.append(Event("picked_up", seat, cards, False, {"reason": "no_last_card_call"}))
         stock = self.stock
+        out = self._out
         drawn: list[Card] = []
         for _ in range(3):
             if not stock:
@@ -727,43 +752,41 @@ class CyclesGame(Game):
             hand |= 1 << card
             drawn.append(card)
         self.hands[seat] = hand
-        self.revealed[seat] = -1
-        events.append(Event("penalty", seat, tuple(drawn), True, {"reason": "last_card"}))
+        if out is not None:
+            out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason="last_card"))
         nxt = seat + 1 if seat + 1 < self._n else 0
-        leader = self._end_cycle(nxt, False, events)
+        leader = self._end_cycle(nxt, False)
         if leader != _STOP:
-            self._run(leader, events)
+            self._run(leader)
 
-    def _end_cycle(self, leader: int, completed: bool, events: list[Event]) -> int:
+    def _end_cycle(self, leader: int, completed: bool) -> int:
         """Y16: count the cycle down; return who leads next, or ``_STOP`` at the end."""
-        self.cycle_cards.clear()
-        self.cycle_seats.clear()
+        self.cycle_cards = []
+        self.cycle_seats = []
         self.lead_suit = -1
         self.best_power = 0
         self.best_seat = HOST
         self.left = 0
         self.forced = -1
         self.cycles_left -= 1
-        events.append(
-            Event(
-                "cycle_over",
-                None,
-                data={
-                    "cycle": self.cycle_number,
-                    "completed": completed,
-                    "next_leader": _seat_text(leader),
-                    "cycles_left": self.cycles_left,
-                },
+        out = self._out
+        if out is not None:
+            out.append(
+                CycleOver(
+                    cycle=self.cycle_number,
+                    completed=completed,
+                    next_leader=leader,
+                    cycles_left=self.cycles_left,
+                )
             )
-        )
         self.cycle_number += 1
         if self.cycles_left <= 0:
-            self._finish(None, "cycle_limit", events)
+            self._finish(None, "cycle_limit")
             return _STOP
         self.leader = leader
         return leader
 
-    def _finish(self, winner: int | None, reason: str, events: list[Event]) -> None:
+    def _finish(self, winner: int | None, reason: EndReason) -> None:
         """Y17: the player who emptied their hand is first; the rest rank by Y4."""
         n = self._n
         self.phase = OVER
@@ -789,47 +812,113 @@ class CyclesGame(Game):
             rounds=1,
             reason=reason,
         )
-        data = self._result.to_dict()
-        data["hands"] = [[CARD_TEXT[c] for c in cards_of(h)] for h in self.hands]
-        events.append(Event("game_over", standings[0], data=data))
+        out = self._out
+        if out is not None:
+            out.append(
+                GameOver(
+                    seat=standings[0],
+                    result=self._result,
+                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
+                )
+            )
 
-    # -- views ----------------------------------------------------------------------------
+    # -- the playout policy ---------------------------------------------------------------
 
-    def view(self, seat: int | None = None, *, log: bool = False) -> dict[str, Any]:
+    def _pinned(self) -> Card:
+        return self.forced
+
+    def _called_right(self, move: Move) -> bool:
+        """Whether ``move`` calls last card exactly when it leaves one card (Y11, Y13)."""
+        return move.call == (self.hands[self.current].bit_count() == 2)
+
+    def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
+        """``playout`` over the legal-move tuples (memoised, so no move is built)."""
+        moves = self._moves
+        made = 0
+        while made != max_moves and self.phase != OVER:
+            legal = self._compute_legal()
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                x = playout_step(x)
+                if greedy:
+                    explore = x < threshold
+                    x = playout_step(x)
+                    move = self._explore(legal, x) if explore else self._greedy(legal)
+                else:
+                    move = legal[below(x, len(legal))]
+            self._step(move)
+            moves.append(move.text)
+            made += 1
+        return made
+
+    def _explore(self, legal: tuple[Move, ...], draw: int) -> Move:
+        """Uniform among the moves that call last card right (any move if none does)."""
+        count = sum(1 for m in legal if self._called_right(m))
+        if not count:
+            return legal[below(draw, len(legal))]
+        pick = below(draw, count)
+        for m in legal:
+            if self._called_right(m):
+                if not pick:
+                    return m
+                pick -= 1
+        return legal[0]
+
+    def _greedy(self, legal: tuple[Move, ...]) -> Move:
+        """Call last card right; with two cards left lead a joker first (Y14); else the
+        card of lowest power (Y3)."""
+        two_left = self.hands[self.current].bit_count() == 2
+        filtered = any(m.call for m in legal)
+        best = legal[0]
+        low = 99
+        for m in legal:
+            card = m.card
+            if card is None or (filtered and m.call != two_left):
+                continue
+            if two_left and card in JOKER_SUITS:
+                return m
+            if POWER[card] < low:
+                low = POWER[card]
+                best = m
+        return best
+
+    # -- views and positions --------------------------------------------------------------
+
+    def view(self, seat: int | None = None, *, log: bool = False) -> CyclesView:
         n = self._n
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or None; got {seat!r}")
         over = self.phase == OVER
-        players: list[dict[str, Any]] = []
-        for s in range(n):
-            shown = self.revealed[s]
-            players.append(
-                {
-                    "seat": s,
-                    "cards": self.hands[s].bit_count(),
-                    "revealed": None if shown < 0 else shown,
-                }
-            )
+        players: list[CyclesPlayerView] = [
+            {
+                "seat": s,
+                "cards": self.hands[s].bit_count(),
+                "revealed": None if self.revealed[s] < 0 else self.revealed[s],
+            }
+            for s in range(n)
+        ]
         in_cycle = bool(self.cycle_cards)
         host_card = (
             CARD_TEXT[self.cycle_cards[0]] if in_cycle and self.cycle_seats[0] == HOST else None
         )
-        out: dict[str, Any] = {
+        cycle: list[CycleCard] = [
+            {"seat": "host" if s == HOST else s, "card": CARD_TEXT[c]}
+            for s, c in zip(self.cycle_seats, self.cycle_cards, strict=True)
+        ]
+        leader = self.current if self.phase == LEAD else self.leader
+        winning = self.best_seat
+        out: CyclesView = {
             "ruleset": self.rules.ruleset,
             "rules": self.rules.to_dict(),
             "seat": seat,
             "phase": PHASE_NAMES[self.phase],
             "current": None if over else self.current,
-            "leader": None
-            if over
-            else _seat_text(self.current if self.phase == LEAD else self.leader),
+            "leader": None if over else ("host" if leader == HOST else leader),
             "host_card": host_card,
-            "cycle": [
-                {"seat": _seat_text(s), "card": CARD_TEXT[c]}
-                for s, c in zip(self.cycle_seats, self.cycle_cards, strict=True)
-            ],
+            "cycle": cycle,
             "lead_suit": SUITS[self.lead_suit] if in_cycle else None,
-            "winning": _seat_text(self.best_seat) if in_cycle else None,
+            "winning": ("host" if winning == HOST else winning) if in_cycle else None,
             "turns_left": self.left if in_cycle else 0,
             "forced": self.forced >= 0,
             "cycle_number": self.cycle_number,
@@ -843,174 +932,120 @@ class CyclesGame(Game):
         }
         if seat is not None:
             out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-            mine = not over and seat == self.current
-            out["legal"] = [m.text for m in self.legal_moves()] if mine else []
-            if mine and self.forced >= 0:
-                out["forced_card"] = CARD_TEXT[self.forced]
+            if not over and seat == self.current:
+                legal = self.legal_moves()
+                out["legal"] = [m.text for m in legal]
+                out["legal_moves"] = [m.to_dict() for m in legal]
+                if self.forced >= 0:
+                    out["forced_card"] = CARD_TEXT[self.forced]
+            else:
+                out["legal"] = []
+                out["legal_moves"] = []
         if log:
-            out["log"] = [e.for_seat(seat) for e in self._log]
+            out["log"] = self._log_for(seat)
         return out
 
     @classmethod
     def from_view(
         cls,
-        rules: Rules,
-        view: dict[str, Any],
+        view: CyclesView,
+        hidden: Hidden,
         *,
-        hands: list[list[Card]],
-        stock: list[Card],
-        seed: int,
+        rules: Rules | None = None,
+        seed: int = 0,
+        log: bool = False,
+        rng: Rng | None = None,
     ) -> CyclesGame:
-        """A playable game from a seat's view, full hands for every seat (card ids) and a
-        stock order (card ids, top first), e.g. hidden cards sampled by a search bot.
-
-        The hands and stock must agree with the view's public facts (card counts, the
-        cards in play and removed, the seat's own hand); a current player forced to play
-        a drawn card (Y9, Y14) is forced to play the one card of their hand that could
-        have been drawn last: the view's ``forced_card`` when the seat is the viewer.
-        """
+        """A playable game in the position ``view`` shows, with the ``hidden`` cards
+        (see ``game.from_view``). A current player forced to play a drawn card (Y9,
+        Y14) is forced to play the one card of their hand that could have been drawn
+        last: the view's ``forced_card`` when the seat is the viewer."""
+        rules = rules or Rules.from_dict(view["rules"])
         if view.get("ruleset") != "cycles" or rules.ruleset != "cycles":
             raise ValueError("from_view rebuilds a cycles game from a cycles view")
-        n = rules.players
-        if len(view["players"]) != n or len(hands) != n:
-            raise ValueError(f"the view and the hands must have {n} players")
-        game = CyclesGame(rules, seed, _blank=True)
-        game.rules = rules
-        game.seed = seed
-        game._n = n
-        game._lc = _LAST_CARD[str(rules.last_card)]
-        game._rng = Rng(seed)
-        game._moves = []
-        game._legal = None
-        game._log = []
-        seen = 0
-
-        def take(card: Card) -> Card:
-            nonlocal seen
-            if card not in CARD_TEXT:
-                raise ValueError(f"no card has id {card!r}")
-            if seen >> card & 1:
-                raise ValueError(f"{CARD_TEXT[card]} is in two places")
-            seen |= 1 << card
-            return card
-
-        def parse(text: str) -> Card:
-            return take(parse_card(text))
-
-        game.cycle_cards = []
-        game.cycle_seats = []
-        for entry in view["cycle"]:
-            game.cycle_cards.append(parse(entry["card"]))
-            who = entry["seat"]
-            game.cycle_seats.append(HOST if who == "host" else int(who))
-        game.removed = 0
-        for text in view["removed"]:
-            game.removed |= 1 << parse(text)
-        game.hands = []
-        for seat, cards in enumerate(hands):
-            mask = 0
-            for card in cards:
-                mask |= 1 << take(card)
-            if mask.bit_count() != view["players"][seat]["cards"]:
-                raise ValueError(
-                    f"seat {seat} holds {view['players'][seat]['cards']} cards in the view, "
-                    f"not {mask.bit_count()}"
-                )
-            game.hands.append(mask)
-        own = view.get("seat")
-        if own is not None and "hand" in view:
-            mine = sum(1 << parse_card(t) for t in view["hand"])
-            if mine != game.hands[own]:
-                raise ValueError(f"the hand given for seat {own} is not the view's hand")
-        game.stock = [take(c) for c in reversed(stock)]
-        if len(game.stock) != view["stock"]:
-            raise ValueError(f"the view has {view['stock']} stock cards, not {len(game.stock)}")
-        game.revealed = [
-            -1 if p.get("revealed") is None else int(p["revealed"]) for p in view["players"]
-        ]
-        game.cycle_number = int(view["cycle_number"])
-        game.cycles_left = int(view["cycles_left"])
-        game.phase = PHASE_NAMES.index(view["phase"])
-        game.forced = -1
-        game._result = None
-        game.lead_suit = -1
-        game.best_power = 0
-        game.best_seat = HOST
-        game.left = 0
-        if game.cycle_cards:
-            game.lead_suit = parse_suit(view["lead_suit"])
-            game.left = int(view["turns_left"])
-            for card, who in zip(game.cycle_cards, game.cycle_seats, strict=True):
-                if POWER[card] > game.best_power:
-                    game.best_power = POWER[card]
-                    game.best_seat = who
-        if game.phase == OVER:
-            result = view["result"]
-            game._result = GameResult(
-                winner=result["winner"],
-                standings=tuple(result["standings"]),
-                points=tuple(result["points"]),
-                rounds=int(result["rounds"]),
-                reason=str(result["reason"]),
-            )
-            game.current = 0
-            game.leader = HOST
-            return game
-        game.current = int(view["current"])
-        leader = view["leader"]
-        game.leader = HOST if leader == "host" else int(leader)
+        game = cls._blank(rules, seed, log)
+        game._reset()
+        game._read_view(view)
+        game.set_hidden(hidden, check=False)
+        check_hidden(game, view)
+        if rng is not None:
+            game._rng = rng.clone()
+        table = game.removed
+        for card in game.cycle_cards:
+            table |= 1 << card
+        for mask in game.hands:
+            table |= mask
+        for card in game.stock:
+            table |= 1 << card
+        placed = sum(h.bit_count() for h in game.hands) + len(game.stock)
+        placed += len(game.cycle_cards) + game.removed.bit_count()
+        if table.bit_count() != placed:
+            raise ValueError("a card is in two places")
         hand = game.hands[game.current]
-        if view["forced"]:
-            if own == game.current and "forced_card" in view:
-                game.forced = parse_card(view["forced_card"])
-            elif game.phase == LEAD:
-                plain = hand & ~JOKER_MASK
-                if plain.bit_count() != 1:
-                    raise ValueError("a Y14 leader holds jokers and exactly one other card")
-                game.forced = plain.bit_length() - 1
-            else:
-                fit = hand & FIT[game.lead_suit]
-                choice = fit & ~JOKER_MASK or fit
-                if not choice:
-                    raise ValueError(f"seat {game.current} holds no card that follows")
-                game.forced = (choice & -choice).bit_length() - 1
-            if not hand >> game.forced & 1:
-                raise ValueError("the forced card is not in the current player's hand")
-        elif game.phase == FOLLOW and (not hand & FIT[game.lead_suit] or _lone_joker(hand)):
+        following = game.phase == FOLLOW and game.forced < 0 and bool(game.cycle_cards)
+        if following and (not hand & FIT[game.lead_suit] or _lone_joker(hand)):
             raise ValueError(f"seat {game.current} holds no card that follows")
         return game
 
-    def clone(self) -> CyclesGame:
-        other = CyclesGame(self.rules, self.seed, _blank=True)
-        other.rules = self.rules
-        other.seed = self.seed
-        other._n = self._n
-        other._lc = self._lc
-        other._rng = self._rng.clone()
-        other._moves = self._moves.copy()
-        other._legal = self._legal
-        other._log = self._log.copy()
-        other._result = self._result
-        other.best_power = self.best_power
-        other.best_seat = self.best_seat
-        other.current = self.current
-        other.cycle_cards = self.cycle_cards.copy()
-        other.cycle_number = self.cycle_number
-        other.cycle_seats = self.cycle_seats.copy()
-        other.cycles_left = self.cycles_left
-        other.forced = self.forced
-        other.hands = self.hands.copy()
-        other.lead_suit = self.lead_suit
-        other.leader = self.leader
-        other.left = self.left
-        other.phase = self.phase
-        other.removed = self.removed
-        other.revealed = self.revealed.copy()
-        other.stock = self.stock.copy()
-        return other
+    def _read_view(self, view: CyclesView) -> None:
+        """Set every public fact of the position from ``view`` (no cards in hand)."""
+        n = self._n
+        if len(view["players"]) != n:
+            raise ValueError(f"the view must have {n} players")
+        self.cycle_cards = [parse_card(entry["card"]) for entry in view["cycle"]]
+        self.cycle_seats = [
+            HOST if entry["seat"] == "host" else int(entry["seat"]) for entry in view["cycle"]
+        ]
+        self.removed = 0
+        for text in view["removed"]:
+            self.removed |= 1 << parse_card(text)
+        self.revealed = [
+            -1 if p.get("revealed") is None else int(p["revealed"] or 0) for p in view["players"]
+        ]
+        self.cycle_number = int(view["cycle_number"])
+        self.cycles_left = int(view["cycles_left"])
+        self.phase = PHASE_NAMES.index(view["phase"])
+        if self.cycle_cards:
+            lead_suit = view["lead_suit"]
+            if lead_suit is None:
+                raise ValueError("a cycle under way needs its lead suit")
+            self.lead_suit = parse_suit(lead_suit)
+            self.left = int(view["turns_left"])
+            for card, who in zip(self.cycle_cards, self.cycle_seats, strict=True):
+                if POWER[card] > self.best_power:
+                    self.best_power = POWER[card]
+                    self.best_seat = who
+        result = view["result"]
+        if self.phase == OVER and result is not None:
+            self._result = GameResult.from_dict(result)
+            return
+        self.current = int(view["current"] or 0)
+        leader = view["leader"]
+        self.leader = HOST if leader == "host" or leader is None else int(leader)
+        if view["forced"]:
+            forced = view.get("forced_card")
+            self.forced = -2 if forced is None else parse_card(forced)
+
+    def _place_pinned(self) -> None:
+        """A card the table drew that the seat must play (Y9, Y14) must be in its hand."""
+        if self.forced != -1 and self.phase != OVER:
+            self.forced = self._forced_card(self.hands[self.current])
+
+    def _forced_card(self, hand: Mask) -> Card:
+        """The card of ``hand`` the table drew last for its player (Y9, Y14): the known
+        one if it is there, else the one that could have been."""
+        if self.forced >= 0 and hand >> self.forced & 1:
+            return self.forced
+        if self.phase == LEAD:
+            plain = hand & ~JOKER_MASK
+            if plain.bit_count() != 1:
+                raise ValueError("a Y14 leader holds jokers and exactly one other card")
+            return plain.bit_length() - 1
+        fit = hand & FIT[self.lead_suit]
+        choice = fit & ~JOKER_MASK or fit
+        if not choice:
+            raise ValueError(f"seat {self.current} holds no card that follows")
+        return (choice & -choice).bit_length() - 1
 
 
-FIELDS[CyclesGame] = _CYCLES_FIELDS
-
-
-__all__ = ["HOST", "POWER", "VALUE", "CyclesGame", "hand_value", "rank_key"]
+__all__ = ["FIT", "HOST", "POWER", "VALUE", "CyclesGame", "hand_value", "rank_key"]

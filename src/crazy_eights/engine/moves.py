@@ -8,7 +8,7 @@ text that round-trips through ``Move.parse``.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal, TypedDict
 
 from .cards import CARD_TEXT, SUITS, Card, CardSyntaxError, Suit, parse_card, parse_suit
 
@@ -29,6 +29,26 @@ DRAW_KIND: Final = MoveKind.DRAW
 PASS_KIND: Final = MoveKind.PASS
 TIMEOUT_KIND: Final = MoveKind.TIMEOUT
 DECLARE_KIND: Final = MoveKind.DECLARE
+
+
+MoveKindName = Literal["play", "draw", "pass", "timeout", "declare"]
+KIND_NAMES: Final[tuple[MoveKindName, ...]] = ("play", "draw", "pass", "timeout", "declare")
+
+
+class MoveData(TypedDict):
+    """A move as structured, JSON-ready data, for clients that implement no rule.
+
+    ``kind`` says what it is; ``card`` is the card played (a play) or ``None``;
+    ``suit`` the suit declared with it (a wild card, a led joker, or the dealer's
+    starter eight) or ``None``; ``call`` whether it calls last card; ``text`` the move
+    text to send back (``Move.parse(text)`` gives the move again).
+    """
+
+    kind: MoveKindName
+    card: str | None
+    suit: str | None
+    call: bool
+    text: str
 
 
 class MoveSyntaxError(ValueError):
@@ -103,6 +123,22 @@ class Move:
     def is_play(self) -> bool:
         return self.kind is PLAY_KIND
 
+    def to_dict(self) -> MoveData:
+        """The move as structured data (``MoveData``), e.g.
+
+        >>> Move.parse("8S:H!").to_dict()
+        {'kind': 'play', 'card': '8S', 'suit': 'H', 'call': True, 'text': '8S:H!'}
+        >>> Move.parse("draw").to_dict()
+        {'kind': 'draw', 'card': None, 'suit': None, 'call': False, 'text': 'draw'}
+        """
+        return {
+            "kind": KIND_NAMES[self.kind],
+            "card": None if self.card is None else CARD_TEXT[self.card],
+            "suit": None if self.suit is None else SUITS[self.suit],
+            "call": self.call,
+            "text": self.text,
+        }
+
     def with_call(self, call: bool = True) -> Move:
         """The same play with (or without) the last-card call."""
         if self.kind is not MoveKind.PLAY:
@@ -174,7 +210,7 @@ def _format(kind: int, card: Card | None, suit: Suit | None, call: bool) -> str:
     return text + ("!" if call else "")
 
 
-_WORDS = {"draw": MoveKind.DRAW, "pass": MoveKind.PASS, "timeout": MoveKind.TIMEOUT}
+_WORDS: Final = {"draw": MoveKind.DRAW, "pass": MoveKind.PASS, "timeout": MoveKind.TIMEOUT}
 
 
 def _parse(text: str) -> Move:
@@ -203,6 +239,6 @@ def _parse(text: str) -> Move:
     return Move(MoveKind.PLAY, card, suit, call)
 
 
-DRAW = Move(MoveKind.DRAW)
-PASS = Move(MoveKind.PASS)
-TIMEOUT = Move(MoveKind.TIMEOUT)
+DRAW: Final = Move(MoveKind.DRAW)
+PASS: Final = Move(MoveKind.PASS)
+TIMEOUT: Final = Move(MoveKind.TIMEOUT)

@@ -8,11 +8,14 @@ is cheap), and one hash call yields the 51 numbers a shuffle of the deck needs.
 from __future__ import annotations
 
 from hashlib import shake_128
-from struct import unpack
-from typing import Any, TypeVar
+from struct import Struct
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
-_M64 = (1 << 64) - 1
+_M64: Final = (1 << 64) - 1
+_COMPILED: Final = not __file__.endswith(".py")
+_LAYOUTS: Final[dict[int, Struct]] = {}
+"""``Struct`` of ``n`` little-endian 32-bit numbers, by ``n`` (a shuffle's draws)."""
 
 
 class Rng:
@@ -40,10 +43,23 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        draws = unpack(f"<{n}I", self._bytes(4 * n))
-        for i in range(n - 1, 0, -1):
+        layout = _LAYOUTS.get(n)
+        if layout is None:
+            layout = _LAYOUTS[n] = Struct(f"<{n}I")
+        draws: tuple[int, ...] = layout.unpack(self._bytes(4 * n))
+        i = n - 1
+        if _COMPILED:
+            # the same j, as two products below 2**31: mypyc multiplies those natively
+            while i:
+                d = draws[i]
+                j = ((d >> 16) * (i + 1) + (((d & 0xFFFF) * (i + 1)) >> 16)) >> 16
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            return
+        while i:
             j = (draws[i] * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+            i -= 1
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
@@ -57,6 +73,26 @@ class Rng:
         copy.key = self.key
         copy.counter = self.counter
         return copy
+
+
+PLAYOUT_MASK: Final = (1 << 30) - 1
+
+
+def playout_seed(seed: int) -> int:
+    """The playouts' generator state (30 bits) for any int ``seed``."""
+    return (seed ^ (seed >> 30) ^ (seed >> 60)) & PLAYOUT_MASK
+
+
+def playout_step(x: int) -> int:
+    """The playouts' generator: a linear congruential step modulo 2**30 (multiplier
+    69069, full period), cheap enough to draw once a move in pure Python, and whose
+    products mypyc computes natively. It is not the table's generator (T3)."""
+    return (x * 69069 + 1) & PLAYOUT_MASK
+
+
+def below(x: int, count: int) -> int:
+    """A choice among ``count`` from a playout state ``x``: its top 28 bits, scaled."""
+    return ((x >> 2) * count) >> 28
 
 
 def _rebuild(key: bytes, counter: int) -> Rng:

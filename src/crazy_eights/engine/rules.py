@@ -13,10 +13,25 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .cards import (
+    ACE,
+    EIGHT,
+    JOKER_TEXT,
+    QUEEN,
+    RANK_MASK,
+    TWO,
+    Card,
+    Mask,
+    cycles_value,
+    openspiel_points,
+    shedding_points,
+)
+
 Ruleset = Literal["classic", "ultimate", "countdown", "cycles", "openspiel"]
 RULESETS: tuple[Ruleset, ...] = ("classic", "ultimate", "countdown", "cycles", "openspiel")
 DrawPolicy = Literal["single", "until_playable", "single_then_pass", "until_play"]
 LastCard = Literal["manual", "auto", "off"]
+Action = Literal["draw_two", "skip", "reverse"]
 
 PLAYERS: dict[str, tuple[int, int]] = {
     "classic": (2, 5),
@@ -207,17 +222,78 @@ class Rules:
         out["turn_timer"] = self.turn_timer
         return out
 
-    # -- derived facts ------------------------------------------------------------------
+    # -- derived facts: the rule questions that depend on the ruleset alone -------------
 
     @property
     def family(self) -> Literal["shedding", "cycles"]:
         return "cycles" if self.ruleset == "cycles" else "shedding"
 
     @property
+    def has_action_cards(self) -> bool:
+        """Whether 2, Q and A act (C8, U0, OpenSpiel's special cards); never in countdown
+        or cycles."""
+        return bool(self.action_cards) and self.ruleset in ("classic", "ultimate", "openspiel")
+
+    @property
     def twos_stack(self) -> bool:
         """Whether a 2 starts a draw-two that the next player answers with a 2 or a draw
         (ultimate U7, OpenSpiel), rather than one taken at once (classic C8)."""
-        return bool(self.action_cards) and self.ruleset in ("ultimate", "openspiel")
+        return self.has_action_cards and self.ruleset in ("ultimate", "openspiel")
+
+    @property
+    def has_numbers(self) -> bool:
+        """Whether each player has a number that sets their hand and wild rank (K1)."""
+        return self.ruleset == "countdown"
+
+    @property
+    def counts_points(self) -> bool:
+        """Whether the cards left in hand score when a round ends (C11, U10, OpenSpiel);
+        countdown scores none (K6) and cycles ranks hands without scoring them (Y17)."""
+        return self.ruleset in ("classic", "ultimate", "openspiel")
+
+    def action(self, card: Card) -> Action | None:
+        """What ``card`` does when played (not as a wild card) under these rules: a 2
+        ``draw_two``, a Q ``skip``, an A ``reverse`` (C8, U5-U7), or nothing."""
+        if not self.has_action_cards or card in JOKER_TEXT:
+            return None
+        rank = card & 15
+        if rank == TWO:
+            return "draw_two"
+        if rank == QUEEN:
+            return "skip"
+        if rank == ACE:
+            return "reverse"
+        return None
+
+    def wild_rank(self, number: int | None = None) -> int | None:
+        """The rank index (0 = ace) that is wild: the eight (C4, U4, OpenSpiel), in
+        countdown the player's ``number`` (K1, 1 = ace); cycles has no wild card."""
+        if self.ruleset == "cycles":
+            return None
+        if self.ruleset == "countdown":
+            if number is None or not 1 <= number <= 13:
+                raise ValueError(f"countdown needs the player's number (1..8); got {number!r}")
+            return number - 1
+        return EIGHT
+
+    def wild_mask(self, number: int | None = None) -> Mask:
+        """The mask of the wild cards of a player with ``number`` (``wild_rank``)."""
+        rank = self.wild_rank(number)
+        return 0 if rank is None else RANK_MASK[rank]
+
+    def is_wild(self, card: Card, number: int | None = None) -> bool:
+        """Whether ``card`` is wild for a player with ``number`` (countdown) under these
+        rules: it may be played on anything but a pending draw-two, declaring a suit."""
+        return bool(self.wild_mask(number) >> (card & 63) & 1)
+
+    def card_points(self, card: Card) -> int:
+        """What ``card`` counts left in a hand: G8 (with ``ace_points``), OpenSpiel's
+        table, or the Y2 value in cycles."""
+        if self.ruleset == "cycles":
+            return cycles_value(card)
+        if self.ruleset == "openspiel":
+            return openspiel_points(card)
+        return shedding_points(card, ace_points=int(self.ace_points or 1))
 
     def pack_count(self) -> int:
         if self.ruleset == "cycles":

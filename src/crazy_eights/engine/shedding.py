@@ -1,11 +1,13 @@
 """The shedding state machine: classic, ultimate and countdown (RULES sections 1-3, 5).
 
 One class plays all three; what differs between them is data in ``_Config``, built once
-per ``Rules``. Hands are bitmask ints (cards.py), the stock and discard pile are lists of
-card ids with their top at the end, and the legal moves of a position are a tuple
-looked up by the masks of playable cards, so a turn is a handful of bit operations.
+per ``Rules`` from its derived facts. Hands are bitmask ints (cards.py), the stock and
+discard pile are lists of card ids with their top at the end, and the legal moves of a
+position are a tuple looked up by the masks of playable cards, so a turn is a handful
+of bit operations. Events are built only when the move's caller wants them (``_out``).
 
-Decisions where RULES.md is silent (each follows the seeds as a player would read them):
+Decisions where the source manuals are silent (each follows them as a player would read them;
+``docs/rules.md`` lists them with the rules):
 
 - A draw-two penalty that the stock cannot cover (after any reshuffle) draws what there
   is; if that is nothing the turn counts as a pass toward a blockade.
@@ -23,30 +25,49 @@ Decisions where RULES.md is silent (each follows the seeds as a player would rea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
-    ACE,
     CARD_TEXT,
     COPY,
     EIGHT,
     JOKERS,
     LOW,
-    QUEEN,
     RANK_MASK,
+    RANKS,
     SUIT_MASK,
     SUITS,
     TWO,
     Card,
     Mask,
+    Suit,
     cards_of,
     mask_of,
     parse_card,
-    shedding_points,
+    popcount,
     standard_deck,
 )
-from .events import Event
-from .game import FIELDS, Deal, Game, GameResult
+from .events import (
+    Dealt,
+    DirectionChanged,
+    Drew,
+    Event,
+    GameOver,
+    LastCardCalled,
+    Passed,
+    PenaltyDrawn,
+    PenaltyReason,
+    Played,
+    Reshuffled,
+    RoundOver,
+    RoundStarted,
+    Skipped,
+    StarterReturned,
+    StarterTurned,
+    SuitDeclared,
+    TimedOut,
+)
+from .game import COMPILED, Deal, Game, GameResult, Hidden, check_hidden
 from .moves import (
     DECLARE_KIND,
     DRAW,
@@ -58,51 +79,102 @@ from .moves import (
     TIMEOUT_KIND,
     Move,
 )
-from .rng import Rng
+from .result import EndReason
+from .rng import PLAYOUT_MASK, Rng, below
 from .rules import Rules
+from .views import PlayerView, SheddingPhase, SheddingView
 
 # phases of a turn
-PLAY, DRAWN, AFTER_DRAW, DECLARE, OVER = 0, 1, 2, 3, 4
-PHASE_NAMES = ("play", "drawn", "after_draw", "declare", "over")
+PLAY: Final = 0
+DRAWN: Final = 1
+AFTER_DRAW: Final = 2
+DECLARE: Final = 3
+OVER: Final = 4
+PHASE_NAMES: Final[tuple[SheddingPhase, ...]] = ("play", "drawn", "after_draw", "declare", "over")
 # draw policies
-SINGLE, UNTIL_PLAYABLE, SINGLE_THEN_PASS, UNTIL_PLAY = 0, 1, 2, 3
-_POLICY = {"single": 0, "until_playable": 1, "single_then_pass": 2, "until_play": 3}
+SINGLE: Final = 0
+UNTIL_PLAYABLE: Final = 1
+SINGLE_THEN_PASS: Final = 2
+UNTIL_PLAY: Final = 3
+_POLICY: Final = {"single": 0, "until_playable": 1, "single_then_pass": 2, "until_play": 3}
 # last-card settings
-LC_OFF, LC_MANUAL, LC_AUTO = 0, 1, 2
-_LAST_CARD = {"off": 0, "manual": 1, "auto": 2}
+LC_OFF: Final = 0
+LC_MANUAL: Final = 1
+LC_AUTO: Final = 2
+_LAST_CARD: Final = {"off": 0, "manual": 1, "auto": 2}
 # starter rules
-STARTER_REBURY, STARTER_DECLARE, STARTER_PLAIN = 0, 1, 2
+STARTER_REBURY: Final = 0
+STARTER_DECLARE: Final = 1
+STARTER_PLAIN: Final = 2
+STARTER_RETURN: Final = 3
+# what a card does when played (Rules.action), by rank
+NO_ACTION: Final = 0
+DRAW_TWO: Final = 1
+SKIP: Final = 2
+REVERSE: Final = 3
+_ACTIONS: Final[dict[str | None, int]] = {
+    None: NO_ACTION,
+    "draw_two": DRAW_TWO,
+    "skip": SKIP,
+    "reverse": REVERSE,
+}
 
-EIGHTS: Mask = RANK_MASK[EIGHT]
-TWOS: Mask = RANK_MASK[TWO]
+EIGHTS: Final[Mask] = RANK_MASK[EIGHT]
+TWOS: Final[Mask] = RANK_MASK[TWO]
+UNKNOWN_DRAWN: Final = -2
+"""``drawn`` of a position read from a view that does not show the drawn card."""
+
+
+def follow_mask(top: Card, suit: Suit, declared: bool) -> Mask:
+    """The cards that follow (C4, C5, K3, K4), wild cards aside: the active suit, and
+    the top card's rank unless a suit was declared with it."""
+    if declared:
+        return SUIT_MASK[suit]
+    return SUIT_MASK[suit] | RANK_MASK[top & 15]
 
 
 class _Config:
     """The settings of one ``Rules`` as the state machine reads them."""
 
-    __slots__ = (
-        "ace_points",
-        "actions",
-        "countdown",
-        "hand_count",
-        "last_card",
-        "match",
-        "max_draw",
-        "max_turns",
-        "n",
-        "packs",
-        "penalty_scoring",
-        "points",
-        "policy",
-        "reshuffle",
-        "rules",
-        "stacking",
-        "start",
-        "starter_rule",
-        "target",
-        "two_packs",
-        "voluntary",
-    )
+    rules: Rules
+    n: int
+    packs: int
+    two_packs: bool
+    hand_count: int
+    voluntary: bool
+    policy: int
+    countdown: bool
+    reshuffle: bool
+    actions: bool
+    action_of: tuple[int, ...]
+    """What a card of each rank does when played (``NO_ACTION``, ``DRAW_TWO`` ...)."""
+    stacking: bool
+    last_card: int
+    points: tuple[int, ...]
+    match: bool
+    target: int
+    start: int
+    penalty_scoring: bool
+    starter_rule: int
+    max_draw: int
+    """Cards a player may draw in one turn (OpenSpiel's ``max_draw_cards``; else no cap)."""
+    max_turns: int
+    """Card plays after which the game ends (OpenSpiel's ``max_turns``; 0: no limit)."""
+    pass_anytime: bool
+    """Whether a player who cannot draw may pass even holding a legal card (OpenSpiel)."""
+    refill: bool
+    """Whether the discards make a new stock as soon as it runs out (OpenSpiel), not
+    only when a card must be drawn (U9)."""
+    reverse_in_two: bool
+    """Whether an ace reverses play with two players too (OpenSpiel; U6: no effect)."""
+    twos_need_stock: bool
+    """Whether a 2 makes a draw pending only while there is a card to draw (OpenSpiel)."""
+    lane_points: tuple[int, ...]
+    """The points of each set of ranks of one suit (13 bits), for ``hand_points``."""
+    wilds: tuple[Mask, ...]
+    """Every seat's wild cards, by seat (countdown: see ``wild_of_number``)."""
+    wild_of_number: tuple[Mask, ...]
+    """Countdown: the wild cards of each number 1..13 (index 0 unused)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -111,25 +183,38 @@ class _Config:
         self.packs = rules.pack_count()
         self.two_packs = self.packs == 2
         self.hand_count = rules.hand_count()
-        self.voluntary = bool(rules.voluntary_draw)
-        self.policy = _POLICY[str(rules.draw_policy)]
-        self.countdown = name == "countdown"
+        self.voluntary = rules.voluntary_draw is not False
+        self.policy = _POLICY.get(str(rules.draw_policy), SINGLE)
+        self.countdown = rules.has_numbers
         self.reshuffle = self.countdown or rules.stock_empty == "reshuffle"
-        self.actions = bool(rules.action_cards) and not self.countdown
-        self.stacking = self.actions and rules.twos_stack
-        self.last_card = _LAST_CARD[str(rules.last_card)]
-        self.ace_points = int(rules.ace_points or 1)
-        self.points = tuple(shedding_points(c, ace_points=self.ace_points) for c in range(64))
+        self.actions = rules.has_action_cards
+        self.action_of = tuple(_ACTIONS[rules.action(rank)] for rank in range(13))
+        self.stacking = rules.twos_stack
+        self.last_card = _LAST_CARD.get(str(rules.last_card), LC_OFF)
+        self.points = tuple(rules.card_points(c) if c in CARD_TEXT else 0 for c in range(64))
+        self.lane_points = _lane_points(self.points[:13])
         self.match = rules.mode == "match"
         self.target = int(rules.target or 0)
         self.start = int(rules.start or 8)
         self.penalty_scoring = name == "ultimate"
-        self.max_draw = int(rules.max_draw_cards or 0)  # openspiel only; 0: no cap
+        openspiel = name == "openspiel"
+        self.max_draw = int(rules.max_draw_cards or 0) if openspiel else 1 << 30
         self.max_turns = int(rules.max_turns or 0)
+        self.pass_anytime = openspiel
+        self.refill = openspiel and self.reshuffle
+        self.reverse_in_two = openspiel
+        self.twos_need_stock = openspiel
+        if self.countdown:
+            self.wilds = ()
+            self.wild_of_number = (0, *tuple(rules.wild_mask(x) for x in range(1, 14)))
+        else:
+            self.wilds = (rules.wild_mask(),) * self.n
+            self.wild_of_number = ()
         self.starter_rule = {
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
             "countdown": STARTER_PLAIN,
+            "openspiel": STARTER_RETURN,
         }[name]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -137,39 +222,81 @@ class _Config:
         return (type(self), (self.rules,))
 
 
-_CONFIGS: dict[Rules, _Config] = {}
+_LANES: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def _config(rules: Rules, kind: type[_Config] = _Config) -> _Config:
-    """The config of ``rules``, built once (``kind``: the openspiel ruleset's subclass)."""
+def _lane_points(points: tuple[int, ...]) -> tuple[int, ...]:
+    """The points of every set of the 13 ranks, given each rank's (built once a table)."""
+    lanes = _LANES.get(points)
+    if lanes is None:
+        table = [0] * 8192
+        for ranks in range(1, 8192):
+            low = ranks & -ranks
+            table[ranks] = table[ranks ^ low] + points[low.bit_length() - 1]
+        lanes = _LANES[points] = tuple(table)
+    return lanes
+
+
+_CONFIGS: Final[dict[Rules, _Config]] = {}
+
+
+_last_rules: Rules | None = None
+_last_config: _Config | None = None
+
+
+def config_of(rules: Rules) -> _Config:
+    """The config of ``rules``, built once (the last one found without hashing the
+    rules again: a playout loop deals game after game of the same rules)."""
+    global _last_rules, _last_config
+    if rules is _last_rules and _last_config is not None:
+        return _last_config
     cfg = _CONFIGS.get(rules)
     if cfg is None:
         if len(_CONFIGS) > 1000:
             _CONFIGS.clear()
-        cfg = _CONFIGS[rules] = kind(rules)
+        cfg = _CONFIGS[rules] = _Config(rules)
+    _last_rules = rules
+    _last_config = cfg
     return cfg
 
 
 # Moves of each card, built once: plain, with the last-card call, as a wild (4 suits).
-_PLAIN = [(Move.play(c),) if c in CARD_TEXT else () for c in range(64)]
-_PLAIN_CALL = [(Move.play(c), Move.play(c, call=True)) if c in CARD_TEXT else () for c in range(64)]
-_WILD = [tuple(Move.play(c, s) for s in range(4)) if c in CARD_TEXT else () for c in range(64)]
-_WILD_CALL = [
+_PLAIN: Final = [(Move.play(c),) if c in CARD_TEXT else () for c in range(64)]
+_PLAIN_CALL: Final = [
+    (Move.play(c), Move.play(c, call=True)) if c in CARD_TEXT else () for c in range(64)
+]
+_WILD: Final = [
+    tuple(Move.play(c, s) for s in range(4)) if c in CARD_TEXT else () for c in range(64)
+]
+_WILD_CALL: Final = [
     tuple(m for s in range(4) for m in (Move.play(c, s), Move.play(c, s, call=True)))
     if c in CARD_TEXT
     else ()
     for c in range(64)
 ]
-_TAILS: tuple[tuple[Move, ...], ...] = ((), (DRAW,), (PASS,))
+_TAILS: Final[tuple[tuple[Move, ...], ...]] = ((), (DRAW,), (PASS,))
+_FOLLOWS: Final[tuple[Mask, ...]] = tuple(
+    follow_mask(c, c >> 4, False) if c & 15 < 13 else 0 for c in range(64)
+)
+"""``follow_mask`` of each card played without declaring a suit."""
+# The text of every play by ``card * 10 + (declared suit + 1) * 2 + call`` (playouts).
+_PLAY_TEXT: Final[tuple[str, ...]] = tuple(
+    Move.play(c, None if d < 0 else d, call=bool(k)).text if c in CARD_TEXT else ""
+    for c in range(64)
+    for d in range(-1, 4)
+    for k in (0, 1)
+)
 # Legal-move tuples memoised per wild mask, keyed by the playable cards with the call
 # and tail flags in the spare joker bits 13-15 (never set in a shedding mask), so every
 # key stays a small int.
-_MEMOS: dict[Mask, dict[int, tuple[Move, ...]]] = {}
-_CALL_BIT = 13
-_TAIL_SHIFT = 14
+_MEMOS: Final[dict[Mask, dict[int, tuple[Move, ...]]]] = {}
+_CALL_BIT: Final = 13
+_TAIL_SHIFT: Final = 14
+DRAW_TAIL: Final = 1
+PASS_TAIL: Final = 2
 
 
-def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
+def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
     """The legal-move tuple for these playable masks (memoised: positions repeat)."""
     table = _MEMOS.get(wilds)
     if table is None:
@@ -195,76 +322,78 @@ def _moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> t
     return moves
 
 
-_SHEDDING_FIELDS = (
-    "_cfg",
-    "_fresh",
-    "_log",
-    "_rng",
-    "_wild",
-    "current",
-    "dealer",
-    "declared",
-    "direction",
-    "discard",
-    "drawn",
-    "follow",
-    "numbers",
-    "passes",
-    "pending",
-    "phase",
-    "round",
-    "scores",
-    "stock",
-    "suit",
-    "top",
-)
+def _two_cards(hand: Mask) -> bool:
+    """Whether ``hand`` holds exactly two cards (a play now leaves one: G7)."""
+    rest = hand & (hand - 1)
+    return rest != 0 and not rest & (rest - 1)
 
 
 class SheddingGame(Game):
     """A game of classic, ultimate or countdown: one round, or a whole match."""
 
-    __slots__ = _SHEDDING_FIELDS
+    _cfg: _Config
+    _wild: tuple[Mask, ...]
+    """The cards wild for each seat (eights; countdown: the seat's number's rank)."""
+    dealer: int
+    round: int
+    direction: int
+    """1 clockwise, -1 after an odd number of reverses."""
+    scores: list[int]
+    numbers: list[int]
+    """Countdown: each seat's number (K1); empty otherwise."""
+    discard: list[Card]
+    top: Card
+    suit: Suit
+    """The active suit: the top card's, or the one declared with it."""
+    declared: bool
+    follow: Mask
+    """The cards that follow now, wild cards aside (``follow_mask``)."""
+    pending: int
+    """Twos in the unbroken run the player to move must answer (U7)."""
+    passes: int
+    drawn: Card
+    """The card drawn that may be played (phase ``drawn``), else -1."""
+    draws: int
+    """Cards drawn in this turn (OpenSpiel caps them at ``max_draw_cards``)."""
+    plays: int
+    """Cards played in this round (OpenSpiel ends the game at ``max_turns``)."""
+    phase: int
+    current: int
 
     def __init__(
-        self, rules: Rules, seed: int, deal: Deal | None = None, *, _blank: bool = False
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        deal: Deal | None = None,
+        *,
+        log: bool = True,
     ) -> None:
-        if _blank:  # clone() and the search worlds set every field themselves
-            return
-        cfg = _config(rules)
+        if rules is None:
+            return  # a blank state for a copy or an unpickled one (see Game.clone)
+        self._start(rules, seed, log)
+        cfg = self._cfg = self._config_for(rules)
         n = cfg.n
-        self.rules = rules
-        self.seed = seed
-        self._cfg = cfg
-        self._rng = Rng(seed)
-        self._moves = []
-        self._legal = None
-        self._log: list[Event] = []
-        self._result: GameResult | None = None
         self.dealer = 0
         self.round = 1
         self.direction = 1
         self.scores = [0] * n
         self.numbers = [cfg.start] * n if cfg.countdown else []
-        self._fresh: list[Event] | None = None
-        self._log = self._deal_round() if deal is None else self._setup(deal)
+        out: list[Event] | None = [] if log else None
+        self._out = out
+        if deal is None:
+            self._deal_round()
+        else:
+            self._setup(deal)
+        self._log = out
+        self._out = None
 
-    def _clear(self, rules: Rules, cfg: _Config) -> None:
-        """Fresh bookkeeping and no cards anywhere: the start of a state built by hand
-        from a view (search worlds), before its public facts and sampled cards go in."""
-        self.rules = rules
-        self.seed = 0
-        self._cfg = cfg
-        self._rng = Rng(0)
-        self._moves = []
-        self._legal = None
-        self._log = []
-        self._fresh = None
-        self._result = None
-        self.hands = [0] * cfg.n
-        self.stock: list[Card] = []
-        self.follow = 0
+    @classmethod
+    def _config_for(cls, rules: Rules) -> _Config:
+        if rules.ruleset not in ("classic", "ultimate", "countdown"):
+            raise ValueError(f"SheddingGame plays classic, ultimate or countdown, not {rules}")
+        return config_of(rules)
 
-    # -- public state -------------------------------------------------------------------
+    # -- public state and rule questions ------------------------------------------------
 
     @property
     def current_player(self) -> int | None:
@@ -282,13 +411,47 @@ class SheddingGame(Game):
     def top_card(self) -> str:
         return CARD_TEXT[self.top]
 
+    @property
+    def pending_draw(self) -> int:
+        """The cards the player to move must draw unless they answer with a 2 (U7)."""
+        return 2 * self.pending
+
+    @property
+    def wild_masks(self) -> tuple[Mask, ...]:
+        """The cards wild for each seat, by seat."""
+        return self._wild
+
     def wild_mask(self, seat: int) -> Mask:
         """The cards that are wild for ``seat`` (eights, or the countdown number's rank)."""
-        return int(self._wild[seat])
+        return self._wild[seat]
+
+    def is_wild(self, card: Card, seat: int | None = None) -> bool:
+        return bool(self._wild[self._seat_or_current(seat)] >> (card & 63) & 1)
+
+    def playable_mask(self, seat: int | None = None) -> Mask:
+        """The cards ``seat`` may play now if they hold them: the twos against a pending
+        draw (U7), else the cards that follow and their wild cards."""
+        if self.pending:
+            return TWOS
+        return self.follow | self._wild[self._seat_or_current(seat)]
+
+    def follows(self, card: Card, seat: int | None = None) -> bool:
+        return bool(self.playable_mask(seat) >> (card & 63) & 1)
+
+    def hand_points(self, seat: int) -> int:
+        """G8 points (OpenSpiel's in that ruleset) of the cards in ``seat``'s hand: the
+        points of each suit's 13 bits, looked up (both packs' lanes)."""
+        lane = self._cfg.lane_points
+        hand = self.hands[seat]
+        total = 0
+        while hand:
+            total += lane[hand & 0x1FFF]
+            hand >>= 16
+        return total
 
     # -- setting up a round -------------------------------------------------------------
 
-    def _deal_round(self) -> list[Event]:
+    def _deal_round(self) -> None:
         """Shuffle the full deck with the table's generator and deal a new round."""
         cfg = self._cfg
         n = cfg.n
@@ -303,8 +466,8 @@ class SheddingGame(Game):
             del stock[-count:]
         self.hands = hands
         self.stock = stock
-        self.discard: list[Card] = []
-        return self._begin(self._turn_starter(stock))
+        self.discard = []
+        self._begin(self._turn_starter(stock))
 
     def _turn_starter(self, stock: list[Card]) -> Card:
         """Turn the top stock card; in classic an eight goes back into the middle of the
@@ -318,7 +481,7 @@ class SheddingGame(Game):
                 tries += 1
         return starter
 
-    def _setup(self, deal: Deal) -> list[Event]:
+    def _setup(self, deal: Deal) -> None:
         cfg = self._cfg
         n = cfg.n
         if len(deal.hands) != n:
@@ -353,10 +516,7 @@ class SheddingGame(Game):
                 raise ValueError(f"{CARD_TEXT[card]} is dealt more often than the packs hold")
             return card
 
-        self.hands = [0] * n
-        for seat, cards in enumerate(deal.hands):
-            for text in cards:
-                self.hands[seat] = _add(self.hands[seat], take(text))
+        self.hands = [mask_of([take(t) for t in cards]) for cards in deal.hands]
         stock = [take(t) for t in deal.stock]
         stock.reverse()
         self.stock = stock
@@ -367,95 +527,121 @@ class SheddingGame(Game):
             starter = self._turn_starter(stock)
         else:
             raise ValueError("a deal needs a starter card or a stock to turn one from")
-        return self._begin(starter)
+        self._begin(starter)
 
-    def _begin(self, starter: Card) -> list[Event]:
-        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2);
-        return the events that open the round."""
+    def _wilds(self) -> tuple[Mask, ...]:
+        """Each seat's wild cards under the rules (K1: by number in countdown)."""
+        cfg = self._cfg
+        if cfg.countdown:
+            return tuple(cfg.wild_of_number[x] for x in self.numbers)
+        return cfg.wilds
+
+    def _lay(self, card: Card, suit: Suit | None) -> None:
+        """``card`` goes on the discard pile, declaring ``suit`` (a wild card)."""
+        self.discard.append(card)
+        self.top = card
+        if suit is None:
+            self.suit = card >> 4
+            self.declared = False
+            self.follow = _FOLLOWS[card]
+        else:
+            self.suit = suit
+            self.declared = True
+            self.follow = follow_mask(card, suit, True)
+
+    def _begin(self, starter: Card) -> None:
+        """Lay the starter and set up the first turn of the round (C2, C3, U2, U3, K2,
+        OS2)."""
         cfg = self._cfg
         n = cfg.n
-        if cfg.countdown:
-            self._wild = [RANK_MASK[x - 1] for x in self.numbers]
-        else:
-            self._wild = [EIGHTS] * n
-        self.discard.append(starter)
-        self.top = starter
-        self.suit = starter >> 4
-        self.declared = False
-        self.follow = SUIT_MASK[starter >> 4] | RANK_MASK[starter & 15]
+        rule = cfg.starter_rule
+        returned: list[Card] = []
+        if rule == STARTER_RETURN:  # OS2: an eight goes back at a random place
+            stock = self.stock
+            while starter & 15 == EIGHT and any(c & 15 != EIGHT for c in stock):
+                stock.insert(self._rng.below(len(stock) + 1), starter)
+                returned.append(starter)
+                starter = stock.pop()
+        self._wild = self._wilds()
+        self._lay(starter, None)
         self.pending = 0
         self.passes = 0
         self.drawn = -1
+        self.draws = 0
+        self.plays = 0
         self.phase = PLAY
-        events = [Event("round", None, data={"round": self.round, "dealer": self.dealer})]
-        for seat in range(n):
-            events.append(Event("deal", seat, tuple(cards_of(self.hands[seat])), True))
-        events.append(Event("starter", None, (starter,)))
+        out = self._out
+        mark = 0
+        if out is not None:
+            out.append(RoundStarted(round=self.round, dealer=self.dealer))
+            for seat in range(n):
+                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
+            out.extend(StarterReturned(card=card) for card in returned)
+            mark = len(out)
         dealer = self.dealer
         self.current = (dealer + self.direction) % n
-        if cfg.starter_rule == STARTER_DECLARE:
-            if starter & 15 == EIGHT:
-                self.phase = DECLARE
-                self.current = dealer
-            elif cfg.actions:
-                self.current = self._after_action(dealer, starter & 15, events)
-        return events
+        action = cfg.action_of[starter & 15] if cfg.actions else NO_ACTION
+        if rule == STARTER_DECLARE and starter & 15 == EIGHT:
+            self.phase = DECLARE
+            self.current = dealer
+        elif action and rule in (STARTER_DECLARE, STARTER_RETURN):  # U3, OS2
+            self.current = self._after_action(dealer, action)
+        if out is not None:
+            out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
 
     # -- legal moves --------------------------------------------------------------------
 
     def _can_draw(self) -> bool:
+        """Whether a draw finds a card: in the stock, or in the discards a reshuffle
+        would make a stock of (U9)."""
         return bool(self.stock) or (self._cfg.reshuffle and len(self.discard) > 1)
 
-    def _playable(self, seat: int) -> tuple[Mask, Mask]:
-        """The seat's playable cards in a normal turn: (plain, wild) kind masks."""
-        hand = self.hands[seat]
-        kinds = ((hand | (hand >> COPY)) & LOW) if self._cfg.two_packs else hand
-        if self.pending:
-            return kinds & TWOS, 0
-        wild = self._wild[seat]
-        return kinds & self.follow & ~wild, kinds & wild
+    def _options(self) -> tuple[Mask, Mask, bool, int]:
+        """The legal moves of the player to move in short: the cards playable plainly
+        and as wild cards (kind masks), whether each play is listed with a last-card
+        call too, and the tail move (0, ``DRAW_TAIL`` or ``PASS_TAIL``).
 
-    def _compute_legal(self) -> tuple[Move, ...]:
+        The one place that says what may be played (C4-C7, U4, U7, K3-K5, OpenSpiel's
+        turn); ``legal_moves`` lists these moves and ``playout`` chooses among them. It
+        is written flat: a playout asks it once a move."""
         phase = self.phase
-        if phase == OVER:
-            return ()
         seat = self.current
         cfg = self._cfg
         hand = self.hands[seat]
-        call = cfg.last_card == LC_MANUAL and hand.bit_count() == 2
-        wilds = self._wild[seat]
-        if phase == PLAY:
-            if cfg.two_packs:
-                hand = (hand | (hand >> COPY)) & LOW
+        call = cfg.last_card == LC_MANUAL and _two_cards(hand)  # a play now leaves one
+        if phase in (PLAY, AFTER_DRAW):
+            kinds = ((hand | (hand >> COPY)) & LOW) if cfg.two_packs else hand
             if self.pending:
-                plain = hand & TWOS
-                wild = 0
-                tail = 1
-            else:
-                wild = hand & wilds
-                plain = hand & self.follow & ~wilds
-                if self.stock or (cfg.reshuffle and len(self.discard) > 1):
-                    tail = 1 if (cfg.voluntary or not (plain | wild)) else 0
-                else:
-                    tail = 0 if (plain | wild) else 2
-        elif phase == DRAWN:
+                return kinds & TWOS, 0, call, DRAW_TAIL
+            wilds = self._wild[seat]
+            plain = kinds & self.follow & ~wilds
+            wild = kinds & wilds
+            if phase == AFTER_DRAW:
+                return plain, wild, call, 0 if plain | wild else PASS_TAIL
+            # _can_draw() inlined, and OpenSpiel's cap on draws: this runs once a move
+            if (self.stock or (cfg.reshuffle and len(self.discard) > 1)) and (
+                self.draws < cfg.max_draw
+            ):
+                return plain, wild, call, DRAW_TAIL if cfg.voluntary or not plain | wild else 0
+            return plain, wild, call, PASS_TAIL if cfg.pass_anytime or not plain | wild else 0
+        if phase == DRAWN:
             low = 1 << self.drawn
-            if wilds & low:
-                plain, wild = 0, low
-            else:
-                plain, wild = low, 0
-            tail = 2
-        elif phase == AFTER_DRAW:
-            plain, wild = self._playable(seat)
-            tail = 0 if (plain | wild) else 2
-        else:
-            return _WILD[self.top]  # DECLARE: the dealer names the starter eight's suit
+            if self._wild[seat] & low:
+                return 0, low, call, PASS_TAIL
+            return low, 0, call, PASS_TAIL
+        return 0, 1 << self.top, False, 0  # DECLARE: the dealer names the starter's suit
+
+    def _compute_legal(self) -> tuple[Move, ...]:
+        if self.phase == OVER:
+            return ()
+        plain, wild, call, tail = self._options()
+        wilds = self._wild[self.current]
         table = _MEMOS.get(wilds)
         if table is not None:
             moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
             if moves is not None:
                 return moves
-        return _moves_for(plain, wild, call, tail, wilds)
+        return moves_for(plain, wild, call, tail, wilds)
 
     def _accepts_unlisted(self, move: Move) -> bool:
         if self.phase == OVER:
@@ -523,223 +709,264 @@ class SheddingGame(Game):
 
     # -- carrying out moves -------------------------------------------------------------
 
-    def _apply(self, move: Move) -> list[Event]:
+    def _step(self, move: Move) -> None:
         kind = move.kind
         seat = self.current
         if self.phase == DECLARE and kind is not TIMEOUT_KIND:
-            events = self._declare_starter(move.suit if move.suit is not None else 0)
+            self._declare_starter(move.suit if move.suit is not None else 0)
         elif kind is PLAY_KIND:
-            events = self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
+            self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
         elif kind is DRAW_KIND:
-            events = self._draw(seat)
+            self._draw(seat)
         elif kind is PASS_KIND:
-            events = self._pass(seat)
+            self._pass(seat)
         else:
-            events = self._timeout(seat)
-        fresh = self._fresh
-        if fresh is None:
-            self._log.extend(events)
-        else:
-            self._log = fresh
-            self._fresh = None
-        return events
+            self._timeout(seat)
 
-    def _declare_starter(self, suit: int) -> list[Event]:
+    def _declare_starter(self, suit: Suit) -> None:
         dealer = self.dealer
         self.suit = suit
         self.declared = True
-        self.follow = SUIT_MASK[suit]
+        self.follow = follow_mask(self.top, suit, True)
         self.phase = PLAY
         self.current = (dealer + self.direction) % self._cfg.n
-        return [Event("declared", dealer, (self.top,), data={"suit": SUITS[suit]})]
+        out = self._out
+        if out is not None:
+            out.append(SuitDeclared(seat=dealer, card=self.top, suit=suit))
 
-    def _timeout(self, seat: int) -> list[Event]:
+    def _timeout(self, seat: int) -> None:
         legal = self._compute_legal()
-        events = [Event("timeout", seat)]
+        out = self._out
+        if out is not None:
+            out.append(TimedOut(seat=seat))
         if DRAW in legal:
-            events.extend(self._draw(seat))
+            self._draw(seat)
         elif PASS in legal:
-            events.extend(self._pass(seat))
+            self._pass(seat)
         elif self.phase == DECLARE:
-            events.extend(self._declare_starter(self.top >> 4))
+            self._declare_starter(self.top >> 4)
         else:
             move = legal[0]
-            events.extend(self._play_card(seat, move.card, move.suit, move.call))  # type: ignore[arg-type]
-        return events
+            self._play_card(seat, move.card, move.suit, move.call)  # type: ignore[arg-type]
 
-    def _play_card(self, seat: int, card: Card, suit: int | None, call: bool) -> list[Event]:
+    def _play_card(self, seat: int, card: Card, suit: Suit | None, call: bool) -> None:
+        """``seat`` plays ``card`` (declaring ``suit``): C4-C11, U5-U8, K4, K6, and
+        OpenSpiel's turn limit. Written flat: a playout makes most of its moves here."""
         cfg = self._cfg
-        hand = self.hands[seat]
-        bit = 1 << card
-        hand ^= (bit << COPY) if hand & (bit << COPY) else bit
-        self.hands[seat] = hand
-        self.discard.append(card)
-        self.top = card
-        self.passes = 0
-        self.phase = PLAY
-        self.drawn = -1
-        if suit is not None:
-            self.suit = suit
-            self.declared = True
-            self.follow = SUIT_MASK[suit]
-            events = [Event("played", seat, (card,), False, {"declared": SUITS[suit]})]
+        out = self._out
+        mark = 0 if out is None else len(out)
+        if cfg.two_packs:
+            hand = self.hands[seat]
+            bit = 1 << card
+            hand ^= (bit << COPY) if hand & (bit << COPY) else bit  # the second copy first
         else:
+            hand = self.hands[seat] ^ (1 << card)
+        self.hands[seat] = hand
+        self.discard.append(card)  # _lay(card, suit), inlined: a playout plays here
+        self.top = card
+        if suit is None:
             self.suit = card >> 4
             self.declared = False
-            self.follow = SUIT_MASK[card >> 4] | RANK_MASK[card & 15]
-            events = [Event("played", seat, (card,))]
-        left = hand.bit_count()
-        if left == 1 and cfg.last_card:
-            if cfg.last_card == LC_AUTO or call:
-                events.append(Event("last_card", seat, data={"auto": cfg.last_card == LC_AUTO}))
-            else:
-                drawn = self._take(seat, 2, events)
-                events.append(Event("penalty", seat, drawn, True, {"reason": "last_card"}))
-        elif left == 0:
-            self._end_round(seat, events)
-            return events
-        rank = card & 15
-        if cfg.actions and suit is None and rank in (TWO, QUEEN, ACE):
-            self.current = self._after_action(seat, rank, events)
+            self.follow = _FOLLOWS[card]
+        else:
+            self.suit = suit
+            self.declared = True
+            self.follow = follow_mask(card, suit, True)
+        self.passes = 0
+        if self.phase != PLAY:
+            self.phase = PLAY
+            self.drawn = -1
+        self.draws = 0
+        self.plays += 1
+        if not hand & (hand - 1):  # one card left, or none
+            if not hand:
+                if out is not None:
+                    out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                self._end_round(seat)
+                return
+            if cfg.last_card:
+                self._last_card(seat, call)
+        if self.plays == cfg.max_turns:
+            if out is not None:
+                out.insert(mark, Played(seat=seat, card=card, declared=suit))
+            self._end_round(None)
+            return
+        if cfg.refill and not self.stock:
+            self._refill()
+        if cfg.actions and suit is None and cfg.action_of[card & 15]:
+            self.current = self._after_action(seat, cfg.action_of[card & 15])
         else:
             self.current = (seat + self.direction) % cfg.n
-        return events
+        if out is not None:
+            out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
 
-    def _after_action(self, seat: int, rank: int, events: list[Event]) -> int:
-        """Apply the action of a 2, Q or A played by ``seat``; return the next player."""
-        n = self._cfg.n
+    def _last_card(self, seat: int, call: bool) -> None:
+        """G7, C9, U8, K8: a play left ``seat`` one card; called (or auto), or two
+        penalty cards."""
+        auto = self._cfg.last_card == LC_AUTO
+        if auto or call:
+            out = self._out
+            if out is not None:
+                out.append(LastCardCalled(seat=seat, auto=auto))
+        else:
+            self._penalty(seat, 2, "last_card")
+
+    def _after_action(self, seat: int, action: int) -> int:
+        """Carry out the action of a card played (or turned, U3) by ``seat``; return the
+        next player (C8, U3, U5-U7, OpenSpiel's special cards)."""
+        cfg = self._cfg
+        n = cfg.n
         nxt = (seat + self.direction) % n
-        if rank == TWO:
-            if self._cfg.stacking:
-                self.pending += 1
+        out = self._out
+        if action == DRAW_TWO:
+            if cfg.stacking:
+                if not cfg.twos_need_stock or self._can_draw():
+                    self.pending += 1
                 return nxt
-            drawn = self._take(nxt, 2, events)
-            events.append(Event("penalty", nxt, drawn, True, {"reason": "two"}))
-            events.append(Event("skipped", nxt))
+            self._penalty(nxt, 2, "draw_two")
+            if out is not None:
+                out.append(Skipped(seat=nxt))
             return (nxt + self.direction) % n
-        if rank == QUEEN:
-            events.append(Event("skipped", nxt))
+        if action == SKIP:
+            if out is not None:
+                out.append(Skipped(seat=nxt))
             return (nxt + self.direction) % n
-        if rank == ACE and n > 2:
+        if action == REVERSE and (n > 2 or cfg.reverse_in_two):
             self.direction = -self.direction
-            events.append(Event("direction", None, data={"direction": self.direction}))
+            if out is not None:
+                out.append(DirectionChanged(direction=self.direction))
             return (seat + self.direction) % n
         return nxt
 
-    def _take(self, seat: int, count: int, events: list[Event]) -> tuple[Card, ...]:
-        """Move up to ``count`` cards from the stock to a hand, reshuffling if allowed."""
+    def _draw_one(self, seat: int) -> Card:
+        """Move the top stock card to ``seat``'s hand, reshuffling first if the rules
+        allow (U9); return it, or -1 when there is nothing to draw."""
         stock = self.stock
-        drawn: list[Card] = []
+        if not stock:
+            if not (self._cfg.reshuffle and len(self.discard) > 1):
+                return -1
+            self._reshuffle()
+            stock = self.stock
+        card = stock.pop()
         hand = self.hands[seat]
-        for _ in range(count):
-            if not stock:
-                if not (self._cfg.reshuffle and len(self.discard) > 1):
-                    break
-                self._reshuffle(events)
-                stock = self.stock
-            card = stock.pop()
-            bit = 1 << card
-            hand |= (bit << COPY) if hand & bit else bit
-            drawn.append(card)
-        self.hands[seat] = hand
-        if drawn:
-            self.passes = 0
-        return tuple(drawn)
+        bit = 1 << card
+        self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
+        self.passes = 0
+        return card
 
-    def _reshuffle(self, events: list[Event]) -> None:
+    def _take(self, seat: int, count: int, drawn: list[Card] | None) -> int:
+        """Draw up to ``count`` cards for ``seat`` (listed in ``drawn`` if given);
+        return how many came."""
+        got = 0
+        while got < count:
+            card = self._draw_one(seat)
+            if card < 0:
+                break
+            got += 1
+            if drawn is not None:
+                drawn.append(card)
+        return got
+
+    def _penalty(self, seat: int, count: int, reason: PenaltyReason) -> int:
+        """``seat`` draws ``count`` penalty cards (what the stock has); how many came."""
+        out = self._out
+        if out is None:
+            return self._take(seat, count, None)
+        drawn: list[Card] = []
+        got = self._take(seat, count, drawn)
+        out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason=reason))
+        return got
+
+    def _reshuffle(self) -> None:
         top = self.discard.pop()
         stock = self.discard
         self._rng.shuffle(stock)
         self.stock = stock
         self.discard = [top]
-        events.append(Event("reshuffled", None, data={"count": len(stock)}))
+        out = self._out
+        if out is not None:
+            out.append(Reshuffled(count=len(stock)))
 
-    def _draw(self, seat: int) -> list[Event]:
+    def _refill(self) -> None:
+        """OpenSpiel reshuffles as soon as the stock is empty, after a draw or a play, so
+        the card on top at that moment stays out of the new stock."""
+        if not self.stock and self._cfg.reshuffle and len(self.discard) > 1:
+            self._reshuffle()
+
+    def _draw(self, seat: int) -> None:
         cfg = self._cfg
-        events: list[Event] = []
+        out = self._out
         if self.pending:
             count = 2 * self.pending
             self.pending = 0
-            drawn = self._take(seat, count, events)
-            events.append(Event("penalty", seat, drawn, True, {"reason": "draw_two"}))
-            if not drawn:
+            if not self._penalty(seat, count, "draw_two"):
                 self.passes += 1
                 if self.passes >= cfg.n:
-                    self._end_round(None, events)
-                    return events
+                    self._end_round(None)
+                    return
             self.current = (seat + self.direction) % cfg.n
-            return events
+            return
         policy = cfg.policy
+        drawn: list[Card] | None = None if out is None else []
         if policy == UNTIL_PLAYABLE:
-            cards: list[Card] = []
             while True:
-                got = self._take(seat, 1, events)
-                if not got:
+                card = self._draw_one(seat)
+                if card < 0:
                     break
-                cards.append(got[0])
-                if self._fits(seat, got[0]):
+                if drawn is not None:
+                    drawn.append(card)
+                if self._fits(seat, card):
                     break
-            events.append(Event("drew", seat, tuple(cards), True))
+            if out is not None and drawn is not None:
+                out.append(Drew(seat=seat, cards=tuple(drawn)))
             self.phase = AFTER_DRAW
-            return events
-        stock = self.stock
-        if stock:
-            card = stock.pop()
-            hand = self.hands[seat]
-            bit = 1 << card
-            self.hands[seat] = hand | ((bit << COPY) if hand & bit else bit)
-            self.passes = 0
-            events.append(Event("drew", seat, (card,), True))
-        else:
-            got = self._take(seat, 1, events)
-            events.append(Event("drew", seat, got, True))
-            card = got[0] if got else -1
+            return
+        card = self._draw_one(seat)
+        if out is not None:
+            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
         if policy == UNTIL_PLAY:
-            return events
+            return
         if policy == SINGLE and card >= 0 and self._fits(seat, card):
             self.phase = DRAWN
             self.drawn = card
-            return events
+            return
         self.current = (seat + self.direction) % cfg.n
-        return events
 
     def _fits(self, seat: int, card: Card) -> bool:
-        """Whether ``card`` is legal for ``seat`` now (no draw-two is pending)."""
-        return bool(((self.follow | self._wild[seat]) >> card) & 1)
+        """Whether ``card`` is legal for ``seat`` now."""
+        return bool(self.playable_mask(seat) >> card & 1)
 
-    def _pass(self, seat: int) -> list[Event]:
-        events = [Event("passed", seat)]
+    def _pass(self, seat: int) -> None:
+        out = self._out
+        if out is not None:
+            out.append(Passed(seat=seat))
         self.phase = PLAY
         self.drawn = -1
         self.passes += 1
         if self.passes >= self._cfg.n:
-            self._end_round(None, events)
+            self._end_round(None)
         else:
             self.current = (seat + self.direction) % self._cfg.n
-        return events
 
     # -- end of a round and of the game -------------------------------------------------
 
-    def hand_points(self, seat: int) -> int:
-        """G8 points of the cards in ``seat``'s hand."""
-        points = self._cfg.points
-        return sum(points[c] for c in cards_of(self.hands[seat]))
+    def _blockade_winner(self, points: list[int]) -> int:
+        """C10: the lowest hand points, then fewer cards, then the seat nearest the
+        dealer's left."""
+        n = self._cfg.n
+        return min(
+            range(n),
+            key=lambda s: (points[s], self.hands[s].bit_count(), (s - self.dealer - 1) % n),
+        )
 
-    def _end_round(self, winner: int | None, events: list[Event]) -> None:
+    def _end_round(self, winner: int | None) -> None:
         cfg = self._cfg
         n = cfg.n
         points = [self.hand_points(s) for s in range(n)]
-        reason = "out" if winner is not None else "blockade"
+        reason: EndReason = "out" if winner is not None else "blockade"
         if winner is None and not cfg.countdown:
-            order = sorted(
-                range(n),
-                key=lambda s: (
-                    points[s],
-                    self.hands[s].bit_count(),
-                    (s - self.dealer - 1) % n,
-                ),
-            )
-            winner = order[0]
+            winner = self._blockade_winner(points)
+        scored = [0] * n
         game_over = not cfg.match
         if cfg.countdown:
             if winner is not None:
@@ -748,33 +975,54 @@ class SheddingGame(Game):
         elif cfg.penalty_scoring:
             for s in range(n):
                 if s != winner:
+                    scored[s] = points[s]
                     self.scores[s] += points[s]
             game_over = game_over or max(self.scores) >= cfg.target
         else:
             assert winner is not None
-            self.scores[winner] += sum(points[s] for s in range(n) if s != winner)
+            scored[winner] = sum(points[s] for s in range(n) if s != winner)
+            self.scores[winner] += scored[winner]
             game_over = game_over or self.scores[winner] >= cfg.target
-        data: dict[str, Any] = {
-            "round": self.round,
-            "reason": reason,
-            "points": points,
-            "hands": [[CARD_TEXT[c] for c in cards_of(h)] for h in self.hands],
-            "scores": list(self.scores),
-        }
-        if cfg.countdown:
-            data["numbers"] = list(self.numbers)
-        events.append(Event("round_over", winner, data=data))
+        target = cfg.target if cfg.match and not cfg.countdown else None
+        self._round_over(winner, reason, points, scored, target)
         if game_over:
-            self._finish(winner, points, events)
+            self._finish(winner, points, reason)
             return
         self.dealer = (self.dealer + 1) % n
         self.round += 1
         self.direction = 1
-        fresh = self._deal_round()
-        events.extend(fresh)
-        self._fresh = fresh
+        out = self._out
+        if out is not None:
+            self._round_mark = len(out)
+        self._deal_round()
 
-    def _finish(self, last_winner: int | None, points: list[int], events: list[Event]) -> None:
+    def _round_over(
+        self,
+        winner: int | None,
+        reason: EndReason,
+        points: list[int],
+        scored: list[int],
+        target: int | None,
+    ) -> None:
+        """The round summary, if someone wants the events: every hand face up with its
+        points, what each seat scored, the totals against ``target`` (C10, U10, K6)."""
+        out = self._out
+        if out is not None:
+            out.append(
+                RoundOver(
+                    seat=winner,
+                    round=self.round,
+                    reason=reason,
+                    points=tuple(points),
+                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
+                    scored=tuple(scored),
+                    scores=tuple(self.scores),
+                    target=target,
+                    numbers=tuple(self.numbers) if self._cfg.countdown else None,
+                )
+            )
+
+    def _finish(self, last_winner: int | None, points: list[int], reason: EndReason) -> None:
         cfg = self._cfg
         n = cfg.n
         self.phase = OVER
@@ -799,30 +1047,163 @@ class SheddingGame(Game):
             standings=tuple(standings),
             points=tuple(key_points),
             rounds=self.round,
-            reason="blockade" if last_winner is None else "out",
+            reason=reason,
         )
-        events.append(Event("game_over", winner, data=self._result.to_dict()))
+        out = self._out
+        if out is not None:
+            out.append(GameOver(seat=winner, result=self._result))
 
-    # -- views ----------------------------------------------------------------------------
+    # -- the playout policy ---------------------------------------------------------------
 
-    def view(self, seat: int | None = None, *, log: bool = False) -> dict[str, Any]:
+    def _pinned(self) -> Card:
+        return self.drawn if self.phase == DRAWN and self.drawn >= 0 else -1
+
+    def _play_out(self, x: int, greedy: bool, threshold: int, max_moves: int) -> int:
+        """``playout`` on the short form of the legal moves (``_options``): no move
+        tuple, no event; the index of a uniform choice counts the moves in the order
+        of ``legal_moves()``."""
+        moves = self._moves
+        made = 0
+        native = COMPILED
+        while made != max_moves and self.phase != OVER:
+            plain, wild, call, tail = self._options()
+            calls = 2 if call else 1
+            if native:  # int.bit_count is no mypyc primitive: count natively
+                count = 0
+                mask = plain
+                while mask:
+                    mask &= mask - 1
+                    count += calls
+                mask = wild
+                while mask:
+                    mask &= mask - 1
+                    count += 4 * calls
+                count += tail > 0
+            elif wild or call:
+                count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
+            else:
+                count = plain.bit_count() + (tail > 0)
+            if count > 1:
+                x = (x * 69069 + 1) & PLAYOUT_MASK  # rng.playout_step, inlined
+                if greedy:
+                    explore = x < threshold
+                    x = (x * 69069 + 1) & PLAYOUT_MASK
+                    if not explore:
+                        moves.append(self._greedy_step(plain, wild, call, tail, x))
+                        made += 1
+                        continue
+                index = ((x >> 2) * count) >> 28  # rng.below, inlined
+            else:
+                index = 0
+            made += 1
+            if tail and index == count - 1:
+                if tail == DRAW_TAIL:
+                    self._draw(self.current)
+                    moves.append("draw")
+                else:
+                    self._pass(self.current)
+                    moves.append("pass")
+                continue
+            if not wild and calls == 1:  # the usual case: the index-th card of ``plain``
+                while index:
+                    plain &= plain - 1
+                    index -= 1
+                card = (plain & -plain).bit_length() - 1
+                self._play_card(self.current, card, None, False)
+                moves.append(_PLAY_TEXT[card * 10])
+                continue
+            mask = plain | wild
+            low = mask & -mask
+            size = calls * 4 if wild & low else calls
+            while index >= size:
+                index -= size
+                mask ^= low
+                low = mask & -mask
+                size = calls * 4 if wild & low else calls
+            card = low.bit_length() - 1
+            suit = -1
+            if wild & low:
+                suit = index // calls
+                index %= calls
+            moves.append(self._play_step(card, suit, index == 1))
+        return made
+
+    def _greedy_step(self, plain: Mask, wild: Mask, call: bool, tail: int, draw: int) -> str:
+        """The greedy playout's move: shed a card that is not wild from the suit the
+        hand holds most of (ties by ``draw``), calling last card; else a wild card
+        declaring that suit; else the tail move."""
+        hand = self.hands[self.current]
+        kinds = ((hand | (hand >> COPY)) & LOW) if self._cfg.two_packs else hand
+        if plain:
+            best = -1
+            candidates = 0
+            for suit in range(4):
+                cards = plain & SUIT_MASK[suit]
+                if cards:
+                    length = popcount(kinds & SUIT_MASK[suit])
+                    if length > best:
+                        best = length
+                        candidates = cards
+                    elif length == best:
+                        candidates |= cards
+            pick = below(draw, popcount(candidates))
+            while pick:
+                candidates &= candidates - 1
+                pick -= 1
+            card = (candidates & -candidates).bit_length() - 1
+            return self._play_step(card, -1, call)
+        if wild:
+            suit = 0
+            most = popcount(kinds & SUIT_MASK[0])
+            for s in range(1, 4):
+                length = popcount(kinds & SUIT_MASK[s])
+                if length > most:
+                    most = length
+                    suit = s
+            return self._play_step((wild & -wild).bit_length() - 1, suit, call)
+        return self._tail_step(tail)
+
+    def _play_step(self, card: Card, suit: int, call: bool) -> str:
+        """Play ``card`` (declaring ``suit`` unless -1) for the player to move, as a
+        playout does (the dealer's starter eight too); return the move's text."""
+        if self.phase == DECLARE:
+            self._declare_starter(suit)
+        else:
+            self._play_card(self.current, card, None if suit < 0 else suit, call)
+        return _PLAY_TEXT[card * 10 + (suit + 1) * 2 + call]
+
+    def _tail_step(self, tail: int) -> str:
+        """Draw or pass for the player to move, as a playout does; the move's text."""
+        if tail == DRAW_TAIL:
+            self._draw(self.current)
+            return "draw"
+        self._pass(self.current)
+        return "pass"
+
+    # -- views and positions --------------------------------------------------------------
+
+    def _players(self) -> list[PlayerView]:
+        players: list[PlayerView] = []
+        countdown = self._cfg.countdown
+        for s in range(self._cfg.n):
+            entry: PlayerView = {
+                "seat": s,
+                "cards": self.hands[s].bit_count(),
+                "score": self.scores[s],
+            }
+            if countdown:
+                entry["number"] = self.numbers[s]
+                entry["wild"] = RANKS[self.numbers[s] - 1]
+            players.append(entry)
+        return players
+
+    def view(self, seat: int | None = None, *, log: bool = False) -> SheddingView:
         cfg = self._cfg
         n = cfg.n
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or None; got {seat!r}")
         over = self.phase == OVER
-        players: list[dict[str, Any]] = []
-        for s in range(n):
-            entry: dict[str, Any] = {
-                "seat": s,
-                "cards": self.hands[s].bit_count(),
-                "score": self.scores[s],
-            }
-            if cfg.countdown:
-                entry["number"] = self.numbers[s]
-                entry["wild"] = "A23456789TJQK"[self.numbers[s] - 1]
-            players.append(entry)
-        out: dict[str, Any] = {
+        out: SheddingView = {
             "ruleset": self.rules.ruleset,
             "rules": self.rules.to_dict(),
             "seat": seat,
@@ -835,66 +1216,97 @@ class SheddingGame(Game):
             "active_suit": SUITS[self.suit],
             "declared": self.declared,
             "pending_draw": 2 * self.pending,
+            "passes": self.passes,
             "stock": len(self.stock),
             "discard": [CARD_TEXT[c] for c in self.discard],
-            "players": players,
+            "players": self._players(),
             "target": cfg.target if cfg.match and not cfg.countdown else None,
             "over": over,
             "result": self._result.to_dict() if self._result else None,
         }
         if seat is not None:
             out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-            mine = not over and seat == self.current
-            out["legal"] = [m.text for m in self.legal_moves()] if mine else []
-            if mine and self.phase == DRAWN:
-                out["drawn"] = CARD_TEXT[self.drawn]
+            if not over and seat == self.current:
+                legal = self.legal_moves()
+                out["legal"] = [m.text for m in legal]
+                out["legal_moves"] = [m.to_dict() for m in legal]
+                if self.phase == DRAWN:
+                    out["drawn"] = CARD_TEXT[self.drawn]
+            else:
+                out["legal"] = []
+                out["legal_moves"] = []
         if log:
-            out["log"] = [e.for_seat(seat) for e in self._log]
+            out["log"] = self._log_for(seat)
         return out
 
-    def clone(self) -> SheddingGame:
-        other = SheddingGame(self.rules, self.seed, _blank=True)
-        self._copy_into(other)
-        return other
+    @classmethod
+    def from_view(
+        cls,
+        view: SheddingView,
+        hidden: Hidden,
+        *,
+        rules: Rules | None = None,
+        seed: int = 0,
+        log: bool = False,
+        rng: Rng | None = None,
+    ) -> SheddingGame:
+        """A playable game in the position ``view`` shows, with the ``hidden`` cards
+        (see ``game.from_view``). A drawn card the view does not show (another seat's)
+        is taken to be the lowest card of that hand that may be played."""
+        rules = rules or Rules.from_dict(view["rules"])
+        game = cls._blank(rules, seed, log)
+        game._cfg = cls._config_for(rules)
+        game._read_view(view)
+        game.set_hidden(hidden, check=False)
+        check_hidden(game, view)
+        if rng is not None:
+            game._rng = rng.clone()
+        return game
 
-    def _copy_into(self, other: SheddingGame) -> None:
-        """Copy every field of this state into ``other`` (a blank instance, maybe of a
-        subclass: its own fields are its to copy)."""
-        other.rules = self.rules
-        other.seed = self.seed
-        other._cfg = self._cfg
-        other._rng = self._rng.clone()
-        other._moves = self._moves.copy()
-        other._legal = self._legal
-        other._log = self._log.copy()
-        other._fresh = None
-        other._result = self._result
-        other._wild = self._wild
-        other.current = self.current
-        other.dealer = self.dealer
-        other.declared = self.declared
-        other.direction = self.direction
-        other.discard = self.discard.copy()
-        other.drawn = self.drawn
-        other.follow = self.follow
-        other.hands = self.hands.copy()
-        other.numbers = self.numbers.copy()
-        other.passes = self.passes
-        other.pending = self.pending
-        other.phase = self.phase
-        other.round = self.round
-        other.scores = self.scores.copy()
-        other.stock = self.stock.copy()
-        other.suit = self.suit
-        other.top = self.top
+    def _read_view(self, view: SheddingView) -> None:
+        """Set every public fact of the position from ``view`` (no cards in hand)."""
+        cfg = self._cfg
+        n = cfg.n
+        players = view["players"]
+        if len(players) != n:
+            raise ValueError("the view is of a game with another number of players")
+        self.discard = [parse_card(c) for c in view["discard"]]
+        self.top = self.discard[-1]
+        self.suit = SUITS.index(view["active_suit"])
+        self.declared = bool(view["declared"])
+        self.follow = follow_mask(self.top, self.suit, self.declared)
+        self.pending = int(view["pending_draw"]) // 2
+        self.direction = int(view["direction"])
+        self.dealer = int(view["dealer"])
+        self.round = int(view["round"])
+        self.scores = [int(p["score"]) for p in players]
+        self.numbers = [int(p["number"]) for p in players] if cfg.countdown else []
+        self._wild = self._wilds()
+        self.phase = PHASE_NAMES.index(view["phase"])
+        current = view["current"]
+        self.current = int(current) if current is not None else 0
+        self.passes = int(view["passes"])
+        self.draws = 0
+        self.plays = 0
+        self.drawn = -1
+        if self.phase == DRAWN:
+            drawn = view.get("drawn")
+            self.drawn = UNKNOWN_DRAWN if drawn is None else parse_card(drawn)
+        self.hands = [0] * n
+        self.stock = []
+        result = view["result"]
+        self._result = None if result is None else GameResult.from_dict(result)
+
+    def _place_pinned(self) -> None:
+        """A drawn card the seat may only play (``single``, C6) must be in its hand: if
+        it is not known or not there, it is the lowest card of the hand that may be
+        played."""
+        if self.phase == DRAWN:
+            hand = self.hands[self.current]
+            if self.drawn < 0 or not (hand | (hand >> COPY)) >> self.drawn & 1:
+                kinds = (hand | (hand >> COPY)) & LOW
+                fits = kinds & (self.follow | self._wild[self.current]) or kinds
+                self.drawn = (fits & -fits).bit_length() - 1
 
 
-FIELDS[SheddingGame] = _SHEDDING_FIELDS
-
-
-def _add(hand: Mask, card: Card) -> Mask:
-    bit = 1 << card
-    return hand | ((bit << COPY) if hand & bit else bit)
-
-
-__all__ = ["SheddingGame"]
+__all__ = ["PHASE_NAMES", "SheddingGame", "follow_mask"]

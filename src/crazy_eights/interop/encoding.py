@@ -9,6 +9,7 @@ for none or 1 + suit, ``call`` 1 for a last-card call; then ``draw`` and ``pass`
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from crazy_eights.engine.cards import SUITS, Card, parse_card
@@ -78,8 +79,9 @@ def legal_actions(game: Game) -> list[int]:
 
 def info_string(game: Game, seat: int, *, log: bool) -> str:
     """What ``seat`` knows (its view, with the round's log for the information state)."""
-    view = game.view(seat, log=log)
+    view: dict[str, Any] = dict(game.view(seat, log=log))
     view.pop("legal", None)
+    view.pop("legal_moves", None)
     return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
@@ -89,12 +91,17 @@ def feature_size(rules: Rules, *, history: bool) -> int:
     return size + (n * 64 if history else 0)
 
 
+FEATURE_LOW = -1.0
+FEATURE_HIGH = 1.0
+"""Every feature lies in ``FEATURE_LOW..FEATURE_HIGH`` (the observation space's box)."""
+
+
 def features(game: Game, seat: int, *, history: bool) -> list[float]:
-    """A fixed-size vector of ``seat``'s view (its hand, the table, the public counts);
-    with ``history``, also the cards each seat has played this round."""
+    """A fixed-size vector of ``seat``'s view (its hand, the table, the public counts),
+    each in -1..1; with ``history``, also the cards each seat has played this round."""
     rules = game.rules
     n = rules.players
-    view = game.view(seat, log=history)
+    view: Mapping[str, Any] = game.view(seat, log=history)
     out = [0.0] * feature_size(rules, history=history)
     for text in view.get("hand", ()):
         out[parse_card(text)] += 0.5
@@ -135,9 +142,14 @@ def features(game: Game, seat: int, *, history: bool) -> list[float]:
     return out
 
 
-def _standing(player: dict[str, Any], rules: Rules) -> float:
+def _standing(player: Mapping[str, Any], rules: Rules) -> float:
+    """A seat's standing in -1..1: its countdown number over 8; the cards of the lead
+    suit a false call revealed (Y13) over 13, -1 for none; else its score over the
+    target (100 without one), clipped: a finished ``openspiel`` game scores minus the
+    points left in hand, a match total may pass the target."""
     if "number" in player:
         return float(player["number"]) / 8.0
     if "revealed" in player:
-        return -1.0 if player["revealed"] is None else float(player["revealed"]) / 5.0
-    return float(player.get("score", 0)) / float(rules.target or 100)
+        return -1.0 if player["revealed"] is None else min(float(player["revealed"]), 13.0) / 13.0
+    scaled = float(player.get("score", 0)) / float(rules.target or 100)
+    return max(-1.0, min(1.0, scaled))

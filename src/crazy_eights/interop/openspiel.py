@@ -9,10 +9,15 @@ of the ruleset (``Rules.settings_for``) as parameters; ``hand_size`` and ``packs
 strings ("auto", "5", ...). ``mode`` defaults to ``single`` (one round); ``max_moves``
 cuts a game that runs longer (a draw for everyone).
 
-Chance: a game opens with 8 chance nodes of 256 outcomes each, the bytes of the table's
-seed; the seed makes every shuffle and reshuffle of the engine (RULES G4), so the deal,
-the dealer (openspiel ruleset) and the order of every new stock are chance outcomes no
-player observes. Actions are ``encoding.encode_move`` ids, the same for every ruleset.
+Chance: a game opens by dealing the whole deck through chance nodes whose outcomes are
+cards (``encoding.card_index``, 0..54), each uniform over the cards still to deal: one
+card at a time around the table from the dealer's left, then the stock from its top
+(the starter is then turned from it by the ruleset's own rule). The ``openspiel``
+ruleset first draws its dealer, as OpenSpiel's ``crazy_eights`` does (outcome
+``NUM_CARDS + seat``). Nothing later is a chance node: the engine's generator, which
+decides reshuffles (U9), cycles tie-breaks (Y4) and later rounds of a match, is seeded
+from the deal's outcomes, so a game is still a function of its chance outcomes and
+actions. Actions are ``encoding.encode_move`` ids, the same for every ruleset.
 
 Returns: the ``openspiel`` ruleset pays what OpenSpiel's crazy_eights pays (minus the
 points left in hand, general-sum); the others pay 1 to the winner and 0 to the others
@@ -20,27 +25,28 @@ points left in hand, general-sum); the others pay 1 to the winner and 0 to the o
 
 Information state: the seat's view with the round's event log (``Game.view``), as a
 string, and as a tensor (the observation tensor plus each seat's played cards).
-``resample_from_infostate`` deals the cards the player cannot see anew (same counts,
-cards drawn and shown in play kept where they are), for ``ismcts.ISMCTSBot``.
+``resample_from_infostate`` deals the cards the player cannot see anew
+(``Game.redeal``: same counts, a card another seat must play kept), for
+``ismcts.ISMCTSBot``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from crazy_eights.engine.cards import add_card, cards_of
-from crazy_eights.engine.game import Game, new_game
-from crazy_eights.engine.rng import Rng
+from crazy_eights.engine.cards import CARD_TEXT, Card, cycles_deck, standard_deck
+from crazy_eights.engine.game import Deal, Game, new_game
 from crazy_eights.engine.rules import PLAYERS, RULESETS, Rules
 
 from . import encoding
 
-SEED_BYTES = 8
-_UNSET = object()
+DEALER_OUTCOME = encoding.NUM_CARDS
+"""The chance outcome ``DEALER_OUTCOME + seat`` makes ``seat`` the dealer (openspiel)."""
 
 
 def game_name(ruleset: str) -> str:
@@ -106,13 +112,83 @@ def _game_info(rules: Rules, max_moves: int) -> pyspiel.GameInfo:
         low, high, total = 0.0, 1.0, 1.0
     return pyspiel.GameInfo(
         num_distinct_actions=encoding.NUM_ACTIONS,
-        max_chance_outcomes=256,
+        max_chance_outcomes=DEALER_OUTCOME + rules.players,
         num_players=rules.players,
         min_utility=low,
         max_utility=high,
         utility_sum=total,
         max_game_length=max_moves,
     )
+
+
+def describe_outcome(outcome: int) -> str:
+    """A chance outcome as text: ``deal 8S`` or ``dealer 2``."""
+    if outcome >= DEALER_OUTCOME:
+        return f"dealer {outcome - DEALER_OUTCOME}"
+    return f"deal {CARD_TEXT[encoding.index_card(outcome)]}"
+
+
+class Dealing:
+    """The chance part of a game: the deck dealt card by card (and the dealer drawn)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        deck = cycles_deck() if rules.ruleset == "cycles" else standard_deck(rules.pack_count())
+        self.left: dict[Card, int] = {}
+        for card in deck:
+            self.left[card] = self.left.get(card, 0) + 1
+        self.size = len(deck)
+        self.cards: list[Card] = []
+        self.dealer: int | None = None if rules.ruleset == "openspiel" else 0
+        self.outcomes: list[int] = []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealer is None:
+            n = self.rules.players
+            return [(DEALER_OUTCOME + s, 1.0 / n) for s in range(n)]
+        total = self.size - len(self.cards)
+        return sorted(
+            (encoding.card_index(card), count / total) for card, count in self.left.items() if count
+        )
+
+    def apply(self, outcome: int) -> Game | None:
+        """Take one chance outcome; the game once the whole deck is dealt."""
+        if self.dealer is None:
+            if not DEALER_OUTCOME <= outcome < DEALER_OUTCOME + self.rules.players:
+                raise ValueError(f"{outcome} is not a dealer outcome")
+            self.dealer = outcome - DEALER_OUTCOME
+        else:
+            card = encoding.index_card(outcome)
+            if not self.left.get(card):
+                raise ValueError(f"{CARD_TEXT[card]} is not left to deal")
+            self.left[card] -= 1
+            self.cards.append(card)
+        self.outcomes.append(outcome)
+        if len(self.cards) < self.size:
+            return None
+        return new_game(self.rules, self._seed(), deal=self._deal())
+
+    def _deal(self) -> Deal:
+        """Hands dealt one card at a time from the dealer's left; then the stock."""
+        rules = self.rules
+        n = rules.players
+        dealer = self.dealer or 0
+        counts = [int(rules.start or 8)] * n if rules.has_numbers else [rules.hand_count()] * n
+        hands: list[list[str]] = [[] for _ in range(n)]
+        cards = iter(self.cards)
+        for k in range(max(counts)):
+            for step in range(n):
+                seat = (dealer + 1 + step) % n
+                if k < counts[seat]:
+                    hands[seat].append(CARD_TEXT[next(cards)])
+        stock = [CARD_TEXT[c] for c in cards]
+        if rules.ruleset == "cycles":
+            return Deal(hands=hands, stock=stock)
+        return Deal(hands=hands, stock=stock, dealer=dealer)
+
+    def _seed(self) -> int:
+        digest = hashlib.blake2b(bytes(self.outcomes), digest_size=8).digest()
+        return int.from_bytes(digest, "little")
 
 
 class CrazyEightsState(pyspiel.State):  # type: ignore[misc]
@@ -122,7 +198,7 @@ class CrazyEightsState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.rules: Rules = game.rules
         self.max_moves: int = game.max_moves
-        self._seed: list[int] = []
+        self.dealing: Dealing | None = Dealing(self.rules)
         self.game: Game | None = None
         self._decisions = 0
 
@@ -142,20 +218,22 @@ class CrazyEightsState(pyspiel.State):  # type: ignore[misc]
         return encoding.legal_actions(self.game)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(b, 1.0 / 256) for b in range(256)]
+        assert self.dealing is not None
+        return self.dealing.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         if self.game is None:
-            self._seed.append(int(action))
-            if len(self._seed) == SEED_BYTES:
-                self.game = new_game(self.rules, int.from_bytes(bytes(self._seed), "little"))
+            assert self.dealing is not None
+            self.game = self.dealing.apply(int(action))
+            if self.game is not None:
+                self.dealing = None
             return
-        self.game.play(encoding.decode_action(int(action)))
+        self.game.apply(encoding.decode_action(int(action)))
         self._decisions += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed byte {action}"
+            return describe_outcome(int(action))
         return encoding.decode_action(int(action)).text
 
     def is_terminal(self) -> bool:
@@ -177,7 +255,8 @@ class CrazyEightsState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.game is None:
-            return f"seed bytes {self._seed}"
+            assert self.dealing is not None
+            return f"dealing: {len(self.dealing.cards)} cards dealt"
         return encoding.info_string(self.game, 0, log=False) + f" moves={self.game.moves}"
 
     # -- ISMCTS ---------------------------------------------------------------------------
@@ -187,9 +266,8 @@ class CrazyEightsState(pyspiel.State):  # type: ignore[misc]
 
 
 def hand_points(game: Game) -> list[int]:
-    points = getattr(game, "hand_points", None)
-    n = game.rules.players
-    return [int(points(s)) for s in range(n)] if points else [0] * n
+    """What each seat's hand counts (the referee's knowledge)."""
+    return [game.hand_points(s) for s in range(game.rules.players)]
 
 
 def _seed_from(sampler: Any) -> int:
@@ -202,44 +280,14 @@ def _seed_from(sampler: Any) -> int:
 
 
 def resample(state: CrazyEightsState, player: int, rng: random.Random) -> CrazyEightsState:
-    """A copy of ``state`` with the cards ``player`` cannot see dealt anew: the other
-    hands (same counts) and the stock; a card another seat must play or may only play
-    (drawn, forced) stays with that seat. Reshuffles get a fresh generator."""
+    """A copy of ``state`` with the cards ``player`` cannot see dealt anew
+    (``Game.redeal``): the other hands (same counts) and the stock; a card another
+    seat must play or may only play (drawn, forced) stays with that seat. Reshuffles
+    get a fresh generator."""
     other: CrazyEightsState = state.clone()
     game = other.game
-    if game is None or game.is_over:
-        return other
-    hands: list[int] = game.hands  # type: ignore[attr-defined]
-    current = game.current_player
-    pinned = -1
-    for name in ("drawn", "forced"):
-        card = getattr(game, name, -1)
-        if isinstance(card, int) and card >= 0 and current != player:
-            pinned = card
-    pool: list[int] = list(game.stock)  # type: ignore[attr-defined]
-    counts = [0] * len(hands)
-    for seat, mask in enumerate(hands):
-        if seat == player:
-            continue
-        cards = cards_of(mask)
-        if seat == current and pinned in cards:
-            cards.remove(pinned)
-        counts[seat] = len(cards)
-        pool.extend(cards)
-    rng.shuffle(pool)
-    for seat in range(len(hands)):
-        if seat == player:
-            continue
-        mask = 0
-        if seat == current and pinned >= 0:
-            mask = add_card(mask, pinned)
-        for card in pool[: counts[seat]]:
-            mask = add_card(mask, card)
-        del pool[: counts[seat]]
-        hands[seat] = mask
-    game.stock = pool  # type: ignore[attr-defined]
-    game._rng = Rng(rng.getrandbits(62))  # type: ignore[attr-defined]
-    game._legal = None
+    if game is not None and not game.is_over:
+        game.redeal(rng, player)
     return other
 
 

@@ -13,7 +13,8 @@ Agents are ``player_0`` .. ``player_<n-1>`` (seats). An observation is a dict:
 ``observation``, the seat's view as a float vector (``encoding.features``), and
 ``action_mask``, 1 for the legal action ids (``encoding``). Rewards come at the end:
 1 to the winner and 0 to the others (1/n each with no winner); for the ``openspiel``
-ruleset minus the points left in hand, as OpenSpiel pays. ``max_moves`` truncates.
+ruleset minus the points left in hand, as OpenSpiel pays. ``max_moves`` truncates
+(``None``: never). Every observation lies inside its space, finished games included.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         ruleset: str = "ultimate",
         *,
         players: int = 4,
-        max_moves: int = 2000,
+        max_moves: int | None = 2000,
         render_mode: str | None = None,
         **settings: Any,
     ) -> None:
@@ -56,7 +57,9 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-1.0, 2.0, (size,), np.float32),
+                    "observation": spaces.Box(
+                        encoding.FEATURE_LOW, encoding.FEATURE_HIGH, (size,), np.float32
+                    ),
                     "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
                 }
             )
@@ -80,7 +83,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
         game_seed = int(self._np_random.integers(0, 1 << 62))
-        self.game = new_game(self.rules, game_seed)
+        self.game = new_game(self.rules, game_seed, log=False)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -109,7 +112,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         assert game is not None and action is not None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        game.play(encoding.decode_action(int(action)))
+        game.apply(encoding.decode_action(int(action)))
         self._moves += 1
         if game.is_over or self._truncated():
             payoff = self._payoff(game)
@@ -135,7 +138,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
     # -- helpers ----------------------------------------------------------------------------
 
     def _truncated(self) -> bool:
-        return self._moves >= self.max_moves
+        return self.max_moves is not None and self._moves >= self.max_moves
 
     def _agent_of(self, game: Game) -> str:
         seat = game.current_player
@@ -145,11 +148,9 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         n = self.rules.players
         result = game.result
         if self.rules.ruleset == "openspiel":
-            points: Any = result.points if result is not None else None
-            if points is None:
-                hand_points = getattr(game, "hand_points")  # noqa: B009
-                points = [hand_points(s) for s in range(n)]
-            return [-float(p) for p in points]
+            if result is not None:
+                return [-float(p) for p in result.points]
+            return [-float(game.hand_points(s)) for s in range(n)]
         if result is None or result.winner is None:
             return [1.0 / n] * n
         return [1.0 if s == result.winner else 0.0 for s in range(n)]

@@ -48,12 +48,12 @@ WATCH_EVERY = 0.25  # seconds between a worker's looks at its parent
 
 
 def think(
-    level: str, seed: int, view: dict[str, Any], legal: list[str], time_ms: float | None = None
+    level: str, seed: int, view: Mapping[str, Any], legal: list[str], time_ms: float | None = None
 ) -> str:
     """Choose a move; runs in a worker process. Returns move text. ``time_ms`` bounds a
     search bot's thinking by the clock instead of its iterations."""
     bot = make_bot(level, seed=seed, **({} if time_ms is None else {"time_ms": time_ms}))
-    return str(bot.choose(view, [Move.parse(m) for m in legal]))
+    return str(bot.choose(dict(view), [Move.parse(m) for m in legal]))
 
 
 def _watch_parent(parent: int) -> None:
@@ -73,7 +73,7 @@ class PoolBusy(Exception):
 
 @dataclass(eq=False)
 class _Job:
-    args: tuple[str, int, dict[str, Any], list[str], float | None]
+    args: tuple[str, int, Mapping[str, Any], list[str], float | None]
     future: asyncio.Future[str]
 
 
@@ -89,7 +89,7 @@ class BotPool:
         self,
         workers: int,
         limits: Mapping[Priority, int] | None = None,
-        work: Callable[[str, int, dict[str, Any], list[str], float | None], str] = think,
+        work: Callable[[str, int, Mapping[str, Any], list[str], float | None], str] = think,
     ) -> None:
         self.work = work
         self._workers = workers
@@ -127,7 +127,7 @@ class BotPool:
         *,
         level: str,
         seed: int,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         legal: list[str],
         table: str = "",
         priority: Priority = "move",

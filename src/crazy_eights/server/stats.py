@@ -7,6 +7,7 @@ last. Bot levels have accounts of their own, so they are rated in the same pool 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
@@ -31,7 +32,7 @@ async def record_game(
     ruleset: str,
     rated: bool,
     seats: list[tuple[int, int | None, bool]],
-    result: dict[str, Any],
+    result: Mapping[str, Any],
 ) -> None:
     """Add a finished game to each player's record (and rating, when the table is rated).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,7 +29,7 @@ class Thinker(Protocol):
         *,
         level: str,
         seed: int,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         legal: list[str],
         table: str,
         priority: Priority,
@@ -61,7 +61,7 @@ class BotTurns:
         return self._task is not None and not self._task.done()
 
     def think(
-        self, *, version: int, seat: int, level: str, view: dict[str, Any], legal: list[str]
+        self, *, version: int, seat: int, level: str, view: Mapping[str, Any], legal: list[str]
     ) -> None:
         """Start a decision for ``seat`` at ``version`` unless one is in flight."""
         if self.busy:
@@ -69,7 +69,7 @@ class BotTurns:
         self._task = asyncio.create_task(self._turn(version, seat, level, view, legal))
 
     async def _turn(
-        self, version: int, seat: int, level: str, view: dict[str, Any], legal: list[str]
+        self, version: int, seat: int, level: str, view: Mapping[str, Any], legal: list[str]
     ) -> None:
         started = time.monotonic()
         try:
@@ -122,7 +122,7 @@ class HintDesk:
         return task is not None and not task.done()
 
     def ask(
-        self, *, member_id: str, version: int, seat: int, view: dict[str, Any], legal: list[str]
+        self, *, member_id: str, version: int, seat: int, view: Mapping[str, Any], legal: list[str]
     ) -> None:
         known = self._answers.get((version, seat))
         if known is not None:
@@ -180,5 +180,5 @@ class HintDesk:
 @dataclass(frozen=True)
 class _Ask:
     version: int
-    view: dict[str, Any]
+    view: Mapping[str, Any]
     legal: list[str]

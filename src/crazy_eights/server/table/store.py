@@ -8,7 +8,7 @@ file or PostgreSQL) through SQLAlchemy Core; moves go through the group-commit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -95,7 +95,7 @@ class TableStore(Protocol):
         """Make move number ``n`` durable; raises ``StoreError`` when it cannot."""
 
     async def finish(
-        self, table_id: str, *, spec: Spec, seats: Seats, result: dict[str, Any]
+        self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
     ) -> None:
         """Mark the table finished with its result and add it to the players' records
         (once: a table already finished is left as it is)."""
@@ -239,7 +239,7 @@ class SqlTableStore:
             raise StoreError(f"move {n} of table {table_id} was not saved") from exc
 
     async def finish(
-        self, table_id: str, *, spec: Spec, seats: Seats, result: dict[str, Any]
+        self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
     ) -> None:
         async with self.engine.begin() as conn:
             done = await conn.execute(

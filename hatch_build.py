@@ -1,0 +1,45 @@
+"""The wheel's build hook: the rules engine compiled with mypyc, or pure Python.
+
+A regular install (``pip install .``, a wheel built from the sdist) compiles
+``src/crazy_eights/engine`` with mypyc (hatch-mypyc, configured under
+``[tool.hatch.build.targets.wheel.hooks.custom]`` in pyproject.toml): the same code,
+about five times faster. Where it cannot be compiled (no C compiler, an interpreter
+mypyc does not support) the build says why and ships the pure Python engine instead.
+An editable install (``pip install -e .``, for working on the code) is never compiled,
+so that edits take effect; ``CRAZY_EIGHTS_PURE=1`` asks for the pure build anywhere.
+``crazy_eights.engine.game.COMPILED`` tells which build is installed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hatch_mypyc.plugin import MypycBuildHook
+
+
+class EngineBuildHook(MypycBuildHook):  # type: ignore[misc]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable":
+            return
+        if os.environ.get("CRAZY_EIGHTS_PURE", "") not in ("", "0"):
+            self.app.display_info("crazy-eights: CRAZY_EIGHTS_PURE is set: pure Python engine")
+            return
+        try:
+            super().initialize(version, build_data)
+        except Exception as exc:  # no compiler, or mypyc refused: fall back, and say so
+            self.clean([version])
+            first = str(exc).strip().splitlines()[:12]
+            self.app.display_warning(
+                "crazy-eights: the engine could not be compiled with mypyc, so this build "
+                "has the pure Python engine (slower, the same rules):\n" + "\n".join(first)
+            )
+            return
+        self.app.display_info("crazy-eights: the engine is compiled with mypyc")
+
+
+def get_build_hook() -> type[EngineBuildHook]:
+    """The hook of this file (hatchling asks: ``MypycBuildHook`` is imported here too)."""
+    return EngineBuildHook
