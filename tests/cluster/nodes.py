@@ -60,8 +60,8 @@ class Node:
             CE_HASH_TIME_COST="1",
             CE_HASH_MEMORY_KIB="8192",
             CE_LEASE_TTL="3",
-            **self.env,
         )
+        env.update(self.env)  # the node's own settings win over the quick defaults
         env.pop("REDIS_URL", None)
         command = [
             sys.executable,
