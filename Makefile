@@ -22,7 +22,8 @@ typecheck:
 JOBS ?= auto
 
 pytest:
-	$(PYTHON) -m pytest -n $(JOBS) --dist loadgroup
+	$(PYTHON) -m pytest -n $(JOBS) --dist loadgroup -m "not alone"
+	$(PYTHON) -m pytest -m alone
 
 bench:
 	$(PYTHON) bench/engine.py

@@ -303,11 +303,24 @@ class Nginx:
         self.url = f"http://127.0.0.1:{self.port}"
         return self.url
 
-    def reload(self, http: str) -> None:
-        """Swap in a new ``http`` body (``nginx -s reload``), same port."""
+    def reload(self, http: str, timeout: float = 30.0) -> None:
+        """Swap in a new ``http`` body (``nginx -s reload``), same port, and return once
+        the old workers are gone: until then an old worker may still take a connection."""
         self.http = http
         self._write_config()
+        old = self._workers()
         _run(self._command("-s", "reload"), "reloading nginx")
+        deadline = time.monotonic() + timeout
+        while old & self._workers():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nginx's old workers {old} still run after {timeout} s")
+            time.sleep(0.02)
+
+    def _workers(self) -> set[int]:
+        """The master's worker processes (Linux: from /proc)."""
+        master = int((self.folder / "nginx.pid").read_text())
+        children = Path(f"/proc/{master}/task/{master}/children")
+        return {int(pid) for pid in children.read_text().split()} if children.exists() else set()
 
     def stop(self) -> None:
         _stop_pid_file(self.folder / "nginx.pid", signal.SIGTERM)

@@ -17,7 +17,7 @@ import pytest
 from .harness import attack
 from .loopback import running
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 PAUSE = 0.3
 
