@@ -109,7 +109,14 @@ async def player(
                     ws.send(f'{{"type":"move","seq":{version},"move":"{text}"}}')
                 )
                 sends.add(task)
-                task.add_done_callback(sends.discard)
+                task.add_done_callback(sent)
+
+            def sent(task: asyncio.Task[None]) -> None:
+                """Forget a finished send; one that failed counts unless we are stopping."""
+                sends.discard(task)
+                failed = None if task.cancelled() else task.exception()
+                if failed is not None and not stop.is_set():
+                    stats.error(type(failed).__name__)
 
             async for raw in ws:
                 message = loads(raw)
