@@ -173,3 +173,48 @@ def test_a_database_out_of_reach_fails_the_batch_at_once() -> None:
     results = run_async(write())
     assert all(isinstance(r, OSError | sa.exc.DBAPIError) for r in results), results
     assert attempts == [3, 1]  # the batch, then its first row alone
+
+
+def test_the_writer_reconnects_when_postgresql_drops_its_connection(postgres_url: str) -> None:
+    """The group commit keeps one connection; when the server drops it between batches
+    (a restart, an idle timeout), the next batch opens another instead of failing."""
+
+    async def write() -> list[int]:
+        engine = db.make_engine(ServerSettings(database_url=postgres_url).sqlalchemy_url())
+        await db.migrate(engine)
+        async with engine.begin() as conn:
+            await conn.execute(
+                db.tables.insert().values(
+                    id="t_1",
+                    name="one",
+                    ruleset="classic",
+                    rules={},
+                    seed=1,
+                    public=True,
+                    hints=False,
+                    takeover_after=2,
+                    status="playing",
+                    created_at=db.now(),
+                )
+            )
+        writer = db.Writer(engine)
+        writer.start()
+        try:
+            for n in range(3):
+                await writer.write(
+                    db.moves, {"table_id": "t_1", "n": n, "seat": 0, "move": "draw", "at": 0.0}
+                )
+                async with engine.begin() as conn:  # every other session is cut off
+                    await conn.execute(
+                        sa.text(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                        )
+                    )
+            async with engine.connect() as conn:
+                return list((await conn.execute(sa.select(db.moves.c.n))).scalars())
+        finally:
+            await writer.stop()
+            await engine.dispose()
+
+    assert sorted(run_async(write())) == [0, 1, 2]

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -245,14 +246,7 @@ class _SqliteSink:
         try:
             for table, rows in grouped.items():
                 names = tuple(rows[0])
-                key = (table.name, names)
-                sql = self._sql.get(key)
-                if sql is None:
-                    columns = ", ".join(f'"{name}"' for name in names)
-                    marks = ", ".join("?" * len(names))
-                    sql = self._sql[key] = (
-                        f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})'
-                    )
+                sql = _insert_sql(self._sql, table, names, lambda i: "?")
                 conn.executemany(sql, [tuple(row[n] for n in names) for row in rows])
             conn.execute("COMMIT")
         except BaseException:
@@ -278,6 +272,81 @@ class _SqliteSink:
         self._checkpointer.shutdown(wait=True)
 
 
+def _insert_sql(
+    cache: dict[tuple[str, tuple[str, ...]], str],
+    table: sa.Table,
+    names: tuple[str, ...],
+    mark: Callable[[int], str],
+) -> str:
+    """``INSERT INTO table (names) VALUES (...)`` with the driver's ``mark`` for the
+    i-th parameter, built once per table and column set."""
+    key = (table.name, names)
+    sql = cache.get(key)
+    if sql is None:
+        columns = ", ".join(f'"{name}"' for name in names)
+        marks = ", ".join(mark(i) for i in range(1, len(names) + 1))
+        sql = cache[key] = f'INSERT INTO "{table.name}" ({columns}) VALUES ({marks})'
+    return sql
+
+
+class _PostgresSink:
+    """Inserts a batch on PostgreSQL through one asyncpg connection of its own.
+
+    Under load the group commit through SQLAlchemy's asyncio layer (a greenlet hop and
+    statement compilation for every execute) took about 40 % of a cluster node's CPU;
+    a prepared ``executemany`` in one transaction is the same SQL without that. A lost
+    connection is raised as ``ConnectionError`` (the database, not the row) and
+    opened again for the next batch.
+    """
+
+    def __init__(self, url: sa.URL) -> None:
+        self._dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._asyncpg: Any = require("asyncpg", extra="postgres", feature="PostgreSQL")
+        self._conn: Any = None
+        self._sql: dict[tuple[str, tuple[str, ...]], str] = {}
+
+    async def insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+        lost = (OSError, self._asyncpg.InterfaceError, self._asyncpg.PostgresConnectionError)
+        try:
+            transaction = await self._begin(lost)
+            try:
+                for table, rows in grouped.items():
+                    names = tuple(rows[0])
+                    sql = _insert_sql(self._sql, table, names, lambda i: f"${i}")
+                    await self._conn.executemany(
+                        sql, [tuple(row[n] for n in names) for row in rows]
+                    )
+            except BaseException:
+                with contextlib.suppress(*lost):
+                    await transaction.rollback()
+                raise
+            await transaction.commit()
+        except lost as exc:
+            await self.close()
+            raise ConnectionError(f"PostgreSQL connection lost: {exc}") from exc
+
+    async def _begin(self, lost: tuple[type[BaseException], ...]) -> Any:
+        """A started transaction; a kept connection that turns out to be gone (the server
+        restarted, an idle timeout) is replaced once, as nothing was written on it yet."""
+        if self._conn is not None and not self._conn.is_closed():
+            transaction = self._conn.transaction()
+            try:
+                await transaction.start()
+                return transaction
+            except lost:
+                await self.close()
+        self._conn = await self._asyncpg.connect(self._dsn)
+        transaction = self._conn.transaction()
+        await transaction.start()
+        return transaction
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
+
+
 _Item = tuple[sa.Table, dict[str, Any], "asyncio.Future[None] | None"]  # row and its waiter
 
 
@@ -295,9 +364,12 @@ class Writer:
         self._queue: asyncio.Queue[_Item] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._sink: _SqliteSink | None = None
+        self._pg: _PostgresSink | None = None
         url = engine.url
         if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
             self._sink = _SqliteSink(url.database)
+        elif url.get_driver_name() == "asyncpg" and not url.query:
+            self._pg = _PostgresSink(url)  # (connection options in the URL: SQLAlchemy's)
         self.commits = 0
 
     def start(self) -> None:
@@ -312,6 +384,8 @@ class Writer:
                 await self._task
         if self._sink is not None:
             self._sink.close()
+        if self._pg is not None:
+            await self._pg.close()
 
     async def write(self, table: sa.Table, row: dict[str, Any]) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -324,6 +398,9 @@ class Writer:
     async def _insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
         if self._sink is not None:
             await self._sink.insert(grouped)
+            return
+        if self._pg is not None:
+            await self._pg.insert(grouped)
             return
         async with self._engine.begin() as conn:
             for table, rows in grouped.items():
