@@ -38,6 +38,7 @@ export class TableView {
     this.undealt = new Set(); // cards of the deal still flying to your hand
     this.selected = null;
     this.pending = false;
+    this.unanswered = null; // { seq, move } of the move on its way, until the table answers
     this.called = false;
     this.shownOver = false;
     this.closed = false;
@@ -119,9 +120,11 @@ export class TableView {
         this.pending = false;
         this.setState(msg.state, true);
         this.renderChat();
+        this.resend(msg.state);
         break;
       case "state":
         this.pending = false;
+        this.unanswered = null;
         this.setState(msg.state, false);
         break;
       case "table":
@@ -150,6 +153,7 @@ export class TableView {
         break;
       case "error":
         this.pending = false;
+        this.unanswered = null;
         if (msg.code === "stale") this.send({ type: "sync" });
         else if (msg.code !== "duplicate") toast(msg.reason || msg.code, "error");
         this.render();
@@ -912,8 +916,21 @@ export class TableView {
     sound.unlock();
     if (this.send({ type: "move", seq: this.state.version, move })) {
       this.pending = true;
+      this.unanswered = { seq: this.state.version, move };
       this.selected = null;
       this.render();
+    }
+  }
+
+  /** A move sent just before the connection broke may never have reached the table (its
+   * server went down with it): after the reconnect, send it again if the table is still at
+   * the position it was sent from and still offers it. The version in `seq` makes a second
+   * copy harmless: a move the table did take has moved it on, and a stale one is refused. */
+  resend(state) {
+    const move = this.unanswered;
+    this.unanswered = null;
+    if (move && state && state.version === move.seq && (state.legal || []).includes(move.move)) {
+      this.sendMove(move.move);
     }
   }
 
