@@ -132,7 +132,7 @@ def test_bots_wait_their_pause_before_moving(make_client: Any) -> None:
 def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
     make_client: Any,
 ) -> None:
-    client = make_client(grace_seconds=0.3)
+    client = make_client(away_seconds=0.3)
     _, creator = guest(client)
     _, other = guest(client)
     rules = {"ruleset": "classic", "players": 3, "mode": "single", "stock_empty": "block"}
@@ -149,6 +149,7 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
         assert actor.seats[1].standin is False
         news = seat_news(ws0, 1)
         assert news["connected"] is False and news["standin"] is False
+        assert 0 < news["away_left"] <= 0.3  # the countdown the others see on the seat
         wait_for(lambda: actor.seats[1].standin, 5)
         for _ in range(20):  # the other seats hear of it
             if seat_news(ws0, 1)["standin"]:
