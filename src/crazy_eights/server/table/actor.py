@@ -439,6 +439,7 @@ class TableActor:
         elif self.status == "playing" and self.spec.takeover_after > 0 and not seat.standin:
             seat.standin = True
             self.presence.seat(seat_no)
+            self._tell_presence()  # now: the lobby unlists a table only bots are left at
             self._let_bots_play()
 
     def _give_back(self, seat: Seat) -> None:
