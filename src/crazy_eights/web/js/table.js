@@ -357,7 +357,7 @@ export class TableView {
       el.status.textContent = "Connecting\u2026";
       return;
     }
-    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}`;
+    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}${info.hints ? " \u00b7 hints, unrated" : ""}`;
     const v = this.view;
     const playing = !!v;
     el.waiting.hidden = playing;
@@ -676,7 +676,9 @@ export class TableView {
       if (v.phase === "declare" && !this.pending && !this.declaring) this.declareStarter();
     } else {
       el.status.classList.remove("mine");
-      el.status.textContent = v.current === null || v.current === undefined ? "" : `${this.name(v.current)} ${v.current === this.mySeat ? "are" : "is"} playing\u2026`;
+      const seat = this.info.seats.find((x) => x.seat === v.current);
+      const away = seat && seat.awayUntil && !seat.connected && !seat.standin;
+      el.status.textContent = v.current === null || v.current === undefined ? "" : away ? `${this.name(v.current)} is away: waiting for them, or a bot in a moment\u2026` : `${this.name(v.current)} ${v.current === this.mySeat ? "are" : "is"} playing\u2026`;
     }
   }
 
