@@ -108,6 +108,7 @@ def test_the_hint_button_highlights_the_search_bots_move(new_page: Any, console:
     row = watcher.locator(f".table-item[data-id='{table}']")
     row.wait_for()
     assert "hints, unrated" in row.inner_text()
+    assert "hints, unrated" in ada.locator(".table-title").inner_text()  # and the table
     assert wait_turn(ada) == "me"
     hint = ada.get_by_role("button", name="Hint")
     assert hint.is_visible()

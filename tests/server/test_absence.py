@@ -15,8 +15,8 @@ from crazy_eights.server.table import absence
 from crazy_eights.server.table.members import Member, Members
 from crazy_eights.server.table.seats import Seat, Seats
 
-from .conftest import as_, guest, until
-from .test_bots import actor_of, make_client, seat_news, wait_for  # noqa: F401
+from .conftest import as_, until
+from .test_bots import actor_of, wait_for
 from .test_tables import two_humans_and_a_bot
 
 
@@ -68,7 +68,9 @@ def test_only_bots_left_finish_in_a_hurry_unlisted_and_the_absent_are_recorded_a
             until(ws1, "welcome")
     # Both players gone: after the grace, stand-ins and the random bot play it out.
     started = time.monotonic()
-    wait_for(lambda: actor.seats[0].standin and actor.seats[1].standin or actor.status != "playing")
+    wait_for(
+        lambda: (actor.seats[0].standin and actor.seats[1].standin) or actor.status != "playing"
+    )
     # Not listed while the bots play it out: dropped when the last stand-in came.
     wait_for(lambda: bool(unlisted), 2)
     assert unlisted[0] == "playing"

@@ -5,15 +5,12 @@ goes to a bot after the grace period and comes back on return; lobby removals.""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from crazy_eights.server import create_app
-
-from .conftest import SettingsFactory, as_, guest, make_table, until
+from .conftest import as_, guest, make_table, until
 
 
 def actor_of(client: TestClient, table_id: str) -> Any:
@@ -22,21 +19,6 @@ def actor_of(client: TestClient, table_id: str) -> Any:
 
 def room_of(client: TestClient) -> Any:
     return client.app.state.room  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def make_client(fast_settings: SettingsFactory) -> Iterator[Any]:
-    made: list[TestClient] = []
-
-    def make(**overrides: Any) -> TestClient:
-        test_client = TestClient(create_app(fast_settings(**overrides)))
-        test_client.__enter__()
-        made.append(test_client)
-        return test_client
-
-    yield make
-    for test_client in made:
-        test_client.__exit__(None, None, None)
 
 
 def seat_news(ws: Any, seat: int) -> dict[str, Any]:

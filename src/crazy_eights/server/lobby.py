@@ -35,9 +35,8 @@ from .protocol import (
 from .ratelimit import Guard, Verdict
 from .security import may_see_private_table, origin_allowed
 from .sockets import opener
-from .table import ops
+from .table import absence, ops
 from .table.actor import TableActor
-from .table import absence
 from .table.seats import bot_names
 from .table.store import Spec
 from .tables import TableHandle
