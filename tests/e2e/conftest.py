@@ -65,6 +65,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_HASH_MEMORY_KIB": "8192",
             # every browser of the session signs up from 127.0.0.1
             "CE_SIGNUP_LIMIT": "100000",
+            # a player who closes the tab mid-game gets a stand-in after this (test_absence)
+            "CE_AWAY_SECONDS": "8",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -36,6 +36,7 @@ def create_table(
     bots: int = 3,
     public: bool = True,
     rules: dict[str, Any] | None = None,
+    hints: bool = False,
 ) -> str:
     """Fill the create-table form: one round, bots at random level, any other setting."""
     form = page.locator("form.create-form")
@@ -60,6 +61,8 @@ def create_table(
         form.locator(f"select[name=seat{seat}]").select_option("random" if seat <= bots else "")
     if not public:
         form.locator("input[name=public]").uncheck()
+    if hints:
+        form.locator("input[name=hints]").check()
     form.get_by_role("button", name="Create table").click()
     page.wait_for_url("**/#/table/*")
     return page.url.split("#/table/")[1].split("?")[0]

@@ -83,6 +83,22 @@ def client(fast_settings: SettingsFactory) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture
+def make_client(fast_settings: SettingsFactory) -> Iterator[Any]:
+    """Card rooms with settings of the test's own (keywords override any field)."""
+    made: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        test_client = TestClient(create_app(fast_settings(**overrides)))
+        test_client.__enter__()
+        made.append(test_client)
+        return test_client
+
+    yield make
+    for test_client in made:
+        test_client.__exit__(None, None, None)
+
+
 def guest(client: TestClient) -> tuple[int, str]:
     """A new guest: (account id, session token); the client's own jar is left empty."""
     response = client.post("/api/auth/guest")

@@ -5,15 +5,12 @@ goes to a bot after the grace period and comes back on return; lobby removals.""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from crazy_eights.server import create_app
-
-from .conftest import SettingsFactory, as_, guest, make_table, until
+from .conftest import as_, guest, make_table, until
 
 
 def actor_of(client: TestClient, table_id: str) -> Any:
@@ -22,21 +19,6 @@ def actor_of(client: TestClient, table_id: str) -> Any:
 
 def room_of(client: TestClient) -> Any:
     return client.app.state.room  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def make_client(fast_settings: SettingsFactory) -> Iterator[Any]:
-    made: list[TestClient] = []
-
-    def make(**overrides: Any) -> TestClient:
-        test_client = TestClient(create_app(fast_settings(**overrides)))
-        test_client.__enter__()
-        made.append(test_client)
-        return test_client
-
-    yield make
-    for test_client in made:
-        test_client.__exit__(None, None, None)
 
 
 def seat_news(ws: Any, seat: int) -> dict[str, Any]:
@@ -132,7 +114,7 @@ def test_bots_wait_their_pause_before_moving(make_client: Any) -> None:
 def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
     make_client: Any,
 ) -> None:
-    client = make_client(grace_seconds=0.3)
+    client = make_client(away_seconds=0.3)
     _, creator = guest(client)
     _, other = guest(client)
     rules = {"ruleset": "classic", "players": 3, "mode": "single", "stock_empty": "block"}
@@ -149,6 +131,7 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
         assert actor.seats[1].standin is False
         news = seat_news(ws0, 1)
         assert news["connected"] is False and news["standin"] is False
+        assert 0 < news["away_left"] <= 0.3  # the countdown the others see on the seat
         wait_for(lambda: actor.seats[1].standin, 5)
         for _ in range(20):  # the other seats hear of it
             if seat_news(ws0, 1)["standin"]:
@@ -190,7 +173,7 @@ def test_the_lobby_hears_when_a_table_goes_away(make_client: Any) -> None:
                 break
         assert message == {"type": "removed", "id": table["id"]}
         assert client.get("/api/tables").json() == []
-        # A finished game leaves the lobby too.
+        # A game only bots are left playing leaves the lobby at once, and they finish it.
         rules = {"ruleset": "classic", "players": 2, "mode": "single", "stock_empty": "block"}
         table = make_table(client, creator, rules=rules, bots=[{"seat": 1, "level": "random"}])
         client.post(f"/api/tables/{table['id']}/leave", headers=as_(creator))
@@ -199,6 +182,5 @@ def test_the_lobby_hears_when_a_table_goes_away(make_client: Any) -> None:
             if message["type"] == "removed":
                 break
         assert message == {"type": "removed", "id": table["id"]}
-        assert actor_of(client, table["id"]) is None or actor_of(client, table["id"]).status == (
-            "finished"
-        )
+        actor = actor_of(client, table["id"])
+        wait_for(lambda: actor.status == "finished", 30)

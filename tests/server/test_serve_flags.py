@@ -41,6 +41,7 @@ def test_environment_variables_reach_the_room(
         "CE_BOT_WORKERS": "0",
         "CE_BOT_DELAY": "0.25",
         "CE_GRACE_SECONDS": "30",
+        "CE_AWAY_SECONDS": "5",
         "CE_SECURE_COOKIES": "true",
         "CE_NODE": "east-1",
         "CE_LEASE_TTL": "3",
@@ -49,6 +50,7 @@ def test_environment_variables_reach_the_room(
     seen = settings_from(["--db", str(tmp_path / "room.db")])
     assert (seen["bot_workers"], seen["bot_delay"], seen["grace_seconds"]) == (0, 0.25, 30.0)
     assert (seen["secure_cookies"], seen["node"], seen["lease_ttl"]) == (True, "east-1", 3.0)
+    assert seen["away_seconds"] == 5.0
 
 
 def test_flags_win_over_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

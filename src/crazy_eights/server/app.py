@@ -99,6 +99,7 @@ class Room:
             lost=lambda actor: self.tables.lost(actor),
             bot_delay=settings.bot_delay,
             grace_seconds=settings.grace_seconds,
+            away_seconds=settings.away_seconds,
             node=self.node,
             max_spectators=settings.max_spectators,
         )

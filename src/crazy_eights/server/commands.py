@@ -56,6 +56,14 @@ def serve(
             envvar="CE_GRACE_SECONDS",
         ),
     ] = 120.0,
+    away: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a player who dropped out of a running game is waited for before a "
+            "stand-in bot plays their seat.",
+            envvar="CE_AWAY_SECONDS",
+        ),
+    ] = 30.0,
     bot_delay: Annotated[
         float,
         typer.Option(
@@ -123,6 +131,7 @@ def serve(
             secure_cookies=secure_cookies,
             forwarded_allow_ips=(forwarded_allow_ips or "").split(","),
             grace_seconds=grace,
+            away_seconds=away,
             bot_delay=bot_delay,
             bot_workers=bot_workers,
             web_dir=web_dir,

@@ -35,7 +35,7 @@ from .protocol import (
 from .ratelimit import Guard, Verdict
 from .security import may_see_private_table, origin_allowed
 from .sockets import opener
-from .table import ops
+from .table import absence, ops
 from .table.actor import TableActor
 from .table.seats import bot_names
 from .table.store import Spec
@@ -58,7 +58,9 @@ class Lobby:
     def table_changed(self, actor: TableActor) -> None:
         if not actor.spec.public:
             return
-        if actor.status in ("finished", "abandoned"):
+        if actor.status in ("finished", "abandoned") or (
+            actor.status == "playing" and absence.unattended(actor.seats, actor.members)
+        ):  # over, or only bots left playing out absent players' seats: not listed
             self.directory.remove(actor.id)
             self.bus.publish(LOBBY, LobbyRemoved(id=actor.id).model_dump(mode="json"))
         else:

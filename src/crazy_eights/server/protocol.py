@@ -173,6 +173,8 @@ class SeatInfo(BaseModel):
     connected: bool = False
     standin: bool = False
     left: bool = False
+    away_left: float | None = None
+    """Seconds until a stand-in bot plays this absent player's seat (None: not waiting)."""
 
 
 class TableInfo(BaseModel):

@@ -48,6 +48,19 @@ class ServerSettings(BaseSettings):
     grace_seconds: float = Field(
         default=120.0, description="seconds a dropped player keeps a seat before a game starts"
     )
+    away_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="seconds a player who dropped out of a running game is waited for (the "
+        "others see a countdown on the seat) before a stand-in bot plays the seat until "
+        "they return",
+    )
+    heartbeat_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="seconds a table socket may stay silent (the browser pings every few "
+        "seconds) before the server takes the connection for dead and closes it",
+    )
     bot_delay: float = Field(
         default=0.8, description="seconds a bot pauses before its move, to feel human"
     )

@@ -32,7 +32,7 @@ from ..protocol import (
     calls_last_card,
 )
 from ..protocol import _Server as ServerMessage
-from . import messages
+from . import absence, messages
 from .bots import BotTurns, HintDesk, Thinker
 from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
@@ -90,6 +90,8 @@ class TableDeps:
     """Told when the store refuses a move because another process owns the table now."""
     bot_delay: float = 0.8
     grace_seconds: float = 120.0
+    away_seconds: float = 30.0
+    """Seconds a player who dropped out of a running game is waited for, then a stand-in."""
     node: str = ""
     """The node this process is in a cluster ("" on its own)."""
     max_spectators: int = 200
@@ -150,7 +152,7 @@ class TableActor:
             self.movers = [seat for seat, _ in moves]
             for seat in self.seats:
                 if seat.bot is None and not seat.left:
-                    self.grace.start(seat.seat)
+                    self.grace.start(seat.seat, self.deps.away_seconds)
             if self.game.is_over:
                 await self._finish()
             else:
@@ -382,6 +384,8 @@ class TableActor:
                 self._give_back(seat)
             elif self.members.count_at(member.seat) == 1:
                 self.presence.seat(member.seat)
+            if self.status == "playing" and not self.clock.running:
+                self._arm_clock()  # stopped while only bots played
         self._welcome(member)
         return Joined(True)
 
@@ -404,7 +408,8 @@ class TableActor:
         if member.seat is None:
             self.presence.count()
         elif not self.members.at(member.seat):
-            self.grace.start(member.seat)
+            seconds = self.deps.away_seconds if self.status == "playing" else None
+            self.grace.start(member.seat, seconds)
             self.presence.seat(member.seat)
         if self.status in ("finished", "abandoned") and not self.members:
             self.deps.idle(self)
@@ -434,6 +439,7 @@ class TableActor:
         elif self.status == "playing" and self.spec.takeover_after > 0 and not seat.standin:
             seat.standin = True
             self.presence.seat(seat_no)
+            self._tell_presence()  # now: the lobby unlists a table only bots are left at
             self._let_bots_play()
 
     def _give_back(self, seat: Seat) -> None:
@@ -532,6 +538,10 @@ class TableActor:
         await self._set_status("playing", started_at=db.now())
         self.game = new_game(self.rules, self.seed)
         self.members.reseat(self.seats)
+        for seat in self.seats:  # a seat nobody is connected to waits as in a game now
+            if seat.human and not self.members.at(seat.seat):
+                self.grace.cancel(seat.seat)
+                self.grace.start(seat.seat, self.deps.away_seconds)
         self._arm_clock()
         for member in self.members:
             self._welcome(member)
@@ -602,6 +612,9 @@ class TableActor:
         self.seats[seat_no].called = False
         if game.is_over:
             self.clock.cancel()
+            for seat in absence.abandoned(self.seats, self.members):
+                seat.left = True  # never credited with what a stand-in played for them
+                await self.deps.store.save_seat(self.id, seat)
             await self._finish()
         else:
             self._arm_clock()
@@ -626,7 +639,10 @@ class TableActor:
     # -- the clock and the bots ------------------------------------------------------------
 
     def _arm_clock(self) -> None:
-        self.clock.arm(self.rules.turn_timer, self.version)
+        if absence.unattended(self.seats, self.members):
+            self.clock.cancel()  # only bots are left: they finish with no timer
+        else:
+            self.clock.arm(self.rules.turn_timer, self.version)
 
     async def _on_timeout(self, version: int) -> None:
         game = self.game
@@ -660,6 +676,7 @@ class TableActor:
             level=level,
             view=game.view(seat_no, log=True),
             legal=[m.text for m in game.legal_moves()],
+            hurry=absence.unattended(self.seats, self.members),
         )
 
     async def _on_bot_move(self, op: BotMove) -> None:

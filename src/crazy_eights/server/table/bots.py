@@ -61,15 +61,30 @@ class BotTurns:
         return self._task is not None and not self._task.done()
 
     def think(
-        self, *, version: int, seat: int, level: str, view: Mapping[str, Any], legal: list[str]
+        self,
+        *,
+        version: int,
+        seat: int,
+        level: str,
+        view: Mapping[str, Any],
+        legal: list[str],
+        hurry: bool = False,
     ) -> None:
-        """Start a decision for ``seat`` at ``version`` unless one is in flight."""
+        """Start a decision for ``seat`` at ``version`` unless one is in flight; in a
+        ``hurry`` (nobody is there to watch it) without the human-like pause."""
         if self.busy:
             return
-        self._task = asyncio.create_task(self._turn(version, seat, level, view, legal))
+        pause = 0.0 if hurry else self._delay
+        self._task = asyncio.create_task(self._turn(version, seat, level, view, legal, pause))
 
     async def _turn(
-        self, version: int, seat: int, level: str, view: Mapping[str, Any], legal: list[str]
+        self,
+        version: int,
+        seat: int,
+        level: str,
+        view: Mapping[str, Any],
+        legal: list[str],
+        delay: float,
     ) -> None:
         started = time.monotonic()
         try:
@@ -87,7 +102,7 @@ class BotTurns:
         except Exception:
             log.exception("table %s: bot failed; it plays its first legal move", self._table_id)
             move = legal[0]
-        pause = self._delay - (time.monotonic() - started)
+        pause = delay - (time.monotonic() - started)
         if pause > 0:
             await asyncio.sleep(pause)
         self._submit(BotMove(version, seat, move, tuple(legal)))

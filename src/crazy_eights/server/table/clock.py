@@ -48,12 +48,13 @@ class GraceTimers:
         self._handles: dict[int, asyncio.TimerHandle] = {}
         self._ends: dict[int, float] = {}
 
-    def start(self, seat: int) -> None:
-        """Start the seat's grace, unless it is already running."""
+    def start(self, seat: int, seconds: float | None = None) -> None:
+        """Start the seat's grace (``seconds``, else the timers' own), unless it is
+        already running."""
         if seat in self._handles:
             return
         loop = asyncio.get_running_loop()
-        self._ends[seat] = loop.time() + self.seconds
+        self._ends[seat] = loop.time() + (self.seconds if seconds is None else seconds)
         self._handles[seat] = loop.call_at(self._ends[seat], self._over, seat)
 
     def cancel(self, seat: int) -> None:

@@ -57,7 +57,20 @@ def seat_info(actor: TableActor, seat_no: int) -> SeatInfo:
         connected=actor.connected(s.seat) if s.taken else False,
         standin=s.standin,
         left=s.left,
+        away_left=away_left(actor, seat_no),
     )
+
+
+def away_left(actor: TableActor, seat_no: int) -> float | None:
+    """Seconds until a stand-in plays an absent player's seat in a running game (None
+    when no stand-in is on its way), for the countdown the others see on the seat."""
+    seat = actor.seats[seat_no]
+    if actor.status != "playing" or not actor.spec.takeover_after or seat.standin:
+        return None
+    if not seat.human or seat.left:
+        return None
+    left = actor.grace.left(seat_no)
+    return None if left is None else round(left, 1)
 
 
 def presence(actor: TableActor, seats: list[int]) -> PresenceOut:

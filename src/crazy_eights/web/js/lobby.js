@@ -24,7 +24,7 @@ export function lobbyPage() {
       const seated = t.seats.filter((s) => s.name);
       return h("li", { class: "table-item", dataset: { id: t.id } },
         h("div", { class: "table-about" },
-          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${t.rated ? " \u00b7 rated" : ""}` })),
+          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${t.rated ? " \u00b7 rated" : " \u00b7 hints, unrated"}` })),
           h("ul", { class: "seat-names", "aria-label": "Players" }, seated.map((s) => h("li", {}, nameWithBadges(s.name, { bot: s.bot }))))),
         h("div", { class: "row" },
           mine ? h("a", { class: "btn small primary", href: `#/table/${t.id}`, text: "Return" }) : null,

@@ -11,6 +11,11 @@ import * as sound from "./sound.js";
 import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
 
 const moveCard = (move) => move.split(/[:!]/)[0];
+const HEARTBEAT_MS = 3000; // a ping this often (the server closes a socket silent for 10 s)
+const SILENT_MS = 12000; // nothing heard for this long: the connection is dead, reconnect
+
+/** The countdown on an absent player's seat: seconds until a stand-in bot plays it. */
+const awayText = (until) => `bot in ${Math.max(0, Math.ceil((until - performance.now()) / 1000))} s`;
 
 function speakerIcon(muted) {
   const waves = muted
@@ -43,9 +48,13 @@ export class TableView {
     this.shownOver = false;
     this.closed = false;
     this.retry = 0;
+    this.heard = 0; // when the socket last brought anything (performance.now())
+    this.hint = null; // {version, move}: the search bot's suggestion for this position
+    this.hintAsked = null; // the version a hint was asked for and not yet answered
     this.build();
     this.unsub = settings.onChange(() => this.render());
     this.tick = setInterval(() => this.updateTimers(), 250);
+    this.beat = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
     this.onKey = (e) => this.keydown(e);
     document.addEventListener("keydown", this.onKey);
     this.onResize = () => this.layoutHand();
@@ -56,6 +65,7 @@ export class TableView {
   destroy() {
     this.closed = true;
     clearInterval(this.tick);
+    clearInterval(this.beat);
     this.unsub();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
@@ -70,6 +80,7 @@ export class TableView {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
+      this.heard = performance.now();
       this.el.conn.hidden = true;
     };
     ws.onmessage = (e) => {
@@ -98,6 +109,25 @@ export class TableView {
     };
   }
 
+  /** Ping every few seconds: the server takes a silent socket for a dead one (and the
+   * seat for away), and a socket that brings nothing back for long is closed here and
+   * reconnected. */
+  heartbeat() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (performance.now() - this.heard > SILENT_MS) {
+      ws.close();
+      return;
+    }
+    ws.send(JSON.stringify({ type: "ping", t: Date.now() / 1000 }));
+  }
+
+  /** Note when each absent seat's stand-in is due, from the seconds the server sent. */
+  stampAway(seats) {
+    const now = performance.now();
+    for (const s of seats || []) if (s.away_left !== null && s.away_left !== undefined) s.awayUntil = now + s.away_left * 1000;
+  }
+
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
@@ -108,6 +138,9 @@ export class TableView {
   }
 
   receive(msg) {
+    this.heard = performance.now();
+    if (msg.info) this.stampAway(msg.info.seats);
+    if (msg.type === "presence") this.stampAway(msg.seats);
     if (msg.clock !== undefined) {
       this.clock = msg.clock;
       this.clockAt = performance.now();
@@ -149,11 +182,12 @@ export class TableView {
         else toast(`Last card is armed for your next play, but that play will not leave you one card${this.view && this.view.ruleset === "cycles" ? ", so it would be a false call" : ", so it will not count"}.`, "error");
         break;
       case "hint":
-        this.showHint(msg.move);
+        this.showHint(msg);
         break;
       case "error":
         this.pending = false;
         this.unanswered = null;
+        this.hintAsked = null;
         if (msg.code === "stale") this.send({ type: "sync" });
         else if (msg.code !== "duplicate") toast(msg.reason || msg.code, "error");
         this.render();
@@ -286,10 +320,11 @@ export class TableView {
     el.lastCard = h("button", { class: "btn last-card", type: "button", text: "Last card!", hidden: true, onclick: () => this.callLastCard(), "aria-keyshortcuts": "L" });
     el.pass = h("button", { class: "btn", type: "button", text: "Pass", onclick: () => this.pass(), "aria-keyshortcuts": "P" });
     el.drawBtn = h("button", { class: "btn", type: "button", text: "Draw", onclick: () => this.draw(), "aria-keyshortcuts": "D" });
+    el.hintBtn = h("button", { class: "btn hint-btn", type: "button", text: "Hint", title: "Ask the Hard bot for a suggestion (this table is unrated)", onclick: () => this.askHint(), "aria-keyshortcuts": "I" });
     el.sort = h("div", { class: "sort", role: "group", "aria-label": "Sort hand" },
       ...[["suit", "Suit"], ["rank", "Rank"], ["custom", "Own"]].map(([k, t]) =>
         h("button", { class: "chip", type: "button", dataset: { sort: k }, text: t, onclick: () => settings.set({ sort: k }) })));
-    el.actions = h("div", { class: "actions" }, el.drawBtn, el.pass, el.lastCard, el.sort);
+    el.actions = h("div", { class: "actions" }, el.hintBtn, el.drawBtn, el.pass, el.lastCard, el.sort);
     el.hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand", "aria-orientation": "horizontal" });
     el.felt = h("div", { class: "felt" },
       h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.mute, el.help, el.leave),
@@ -326,7 +361,7 @@ export class TableView {
       el.status.textContent = "Connecting\u2026";
       return;
     }
-    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}`;
+    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}${info.hints ? " \u00b7 hints, unrated" : ""}`;
     const v = this.view;
     const playing = !!v;
     el.waiting.hidden = playing;
@@ -407,17 +442,20 @@ export class TableView {
     if (info.standin) tags.push("bot playing");
     if (!info.connected && !info.bot) tags.push("away");
     if (info.left) tags.push("left");
+    const countdown = info.awayUntil && !info.standin && !info.connected
+      ? h("span", { class: "tag away-countdown", dataset: { until: String(info.awayUntil) }, title: "A bot plays this seat when the countdown ends, until the player returns", text: awayText(info.awayUntil) })
+      : null;
     const fan = h("span", { class: "mini-fan", "aria-hidden": "true" },
       Array.from({ length: Math.min(p.cards, 8) }, () => h("span", { class: "mini-back" })));
     const facts = this.playerFacts(p);
-    const who = [info.bot ? "bot" : null, ...tags].filter(Boolean);
+    const who = [info.bot ? "bot" : null, ...tags, countdown ? `a bot takes the seat ${countdown.textContent.replace("bot ", "")}` : null].filter(Boolean);
     const label = `${this.name(seat)}${who.length ? ` (${who.join(", ")})` : ""}, ${p.cards} card${p.cards === 1 ? "" : "s"}${facts.length ? ", " + facts.join(", ") : ""}${current ? ", to play" : ""}${p.cards === 1 ? ", last card" : ""}${v.dealer === seat ? ", dealer" : ""}`;
     return h("div", { class: `player${current ? " current" : ""}${v.dealer === seat ? " dealer" : ""}${extraClass}`, role: "listitem", "aria-label": label, dataset: { seat: String(seat) } },
       h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
       h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
       h("div", { class: "pinfo" },
         h("div", { class: "pname", text: this.name(seat) }),
-        h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : null, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t }))),
+        h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : null, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
       fan,
       p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
@@ -587,6 +625,36 @@ export class TableView {
     el.lastCard.setAttribute("aria-pressed", String(this.called));
     el.lastCard.textContent = this.called ? "Last card armed \u2713" : "Last card!";
     el.lastCard.classList.toggle("suggest", matters && !this.called);
+    const version = this.state.version;
+    el.hintBtn.hidden = !(myTurn && this.info.hints);
+    el.hintBtn.disabled = this.hintAsked === version;
+    el.hintBtn.textContent = this.hintAsked === version ? "Thinking\u2026" : "Hint";
+    this.markHint();
+  }
+
+  /** Ask the server for the search bot's move (only offered at tables with hints). */
+  askHint() {
+    if (!this.state || (this.hint && this.hint.version === this.state.version)) {
+      if (this.hint) this.showHint(this.hint);
+      return;
+    }
+    if (this.send({ type: "hint" })) {
+      this.hintAsked = this.state.version;
+      this.renderActions();
+    }
+  }
+
+  /** Highlight the suggested card, or the stock for a draw, or Pass, for this position. */
+  markHint() {
+    const el = this.el;
+    const hint = this.hint && this.state && this.hint.version === this.state.version ? this.hint.move : null;
+    for (const b of el.hand.querySelectorAll(".hinted")) b.classList.remove("hinted");
+    el.stock.classList.toggle("hinted", hint === "draw");
+    el.pass.classList.toggle("hinted", hint === "pass");
+    if (hint && hint !== "draw" && hint !== "pass") {
+      const card = el.hand.querySelector(`[data-card="${moveCard(hint)}"]`);
+      if (card) card.classList.add("hinted");
+    }
   }
 
   renderStatus() {
@@ -612,7 +680,9 @@ export class TableView {
       if (v.phase === "declare" && !this.pending && !this.declaring) this.declareStarter();
     } else {
       el.status.classList.remove("mine");
-      el.status.textContent = v.current === null || v.current === undefined ? "" : `${this.name(v.current)} ${v.current === this.mySeat ? "are" : "is"} playing\u2026`;
+      const seat = this.info.seats.find((x) => x.seat === v.current);
+      const away = seat && seat.awayUntil && !seat.connected && !seat.standin;
+      el.status.textContent = v.current === null || v.current === undefined ? "" : away ? `${this.name(v.current)} is away: waiting for them, or a bot in a moment\u2026` : `${this.name(v.current)} ${v.current === this.mySeat ? "are" : "is"} playing\u2026`;
     }
   }
 
@@ -648,6 +718,7 @@ export class TableView {
   }
 
   updateTimers() {
+    for (const c of this.root.querySelectorAll(".away-countdown")) c.textContent = awayText(Number(c.dataset.until));
     if (!this.clock || !this.view || this.view.over) {
       for (const t of this.root.querySelectorAll(".timer")) t.hidden = true;
       return;
@@ -1044,13 +1115,14 @@ export class TableView {
     if (this.send({ type: "chat", text })) this.el.chatInput.value = "";
   }
 
-  showHint(move) {
+  showHint({ version, move }) {
+    if (!this.state || version !== this.state.version) return; // the game moved on
+    this.hint = { version, move };
+    this.hintAsked = null;
+    this.renderActions();
     const card = moveCard(move);
-    const btn = this.el.hand.querySelector(`[data-card="${card}"]`);
-    if (btn) {
-      btn.classList.add("hinted");
-      fx.pulse(btn);
-    }
+    const target = move === "draw" ? this.el.stock : move === "pass" ? this.el.pass : this.el.hand.querySelector(`[data-card="${card}"]`);
+    if (target) fx.pulse(target);
     toast(`Hint: ${move === "draw" ? "draw a card" : move === "pass" ? "pass" : `play the ${cardName(card)}`}`);
   }
 
@@ -1123,6 +1195,7 @@ export class TableView {
     }
     const lower = key.toLowerCase();
     if (lower === "d") this.draw();
+    else if (lower === "i" && this.mySeat !== null && this.info && this.info.hints) this.askHint();
     else if (lower === "p") this.pass();
     else if (lower === "l" && this.mySeat !== null && this.lastCardMode() === "manual") this.callLastCard();
     else if (lower === "h" && cards.length) (cards.find((c) => c.tabIndex === 0) || cards[0]).focus();

@@ -1,0 +1,136 @@
+"""Issue 12 items 4 and 8 in the browser: a player who closes the tab mid-game is shown
+away with a countdown on the seat, then a stand-in bot plays it, and reopening the table
+gives the seat back; the Hint button at a table with hints highlights what to play.
+
+The test server waits ``CE_AWAY_SECONDS`` (8 s, conftest) before a stand-in comes."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from .conftest import shot
+from .helpers import create_table, sign_in_as_guest, take_turn, wait_turn
+
+
+def _seat_panel(page: Any) -> Any:
+    """The one opponent's panel (two-player tables)."""
+    return page.locator(".opponents .player").first
+
+
+def _countdown_seconds(page: Any) -> int:
+    text = _seat_panel(page).locator(".away-countdown").inner_text()
+    found = re.fullmatch(r"bot in (\d+) s", text.strip())
+    assert found, text
+    return int(found.group(1))
+
+
+def test_a_closed_tab_shows_a_countdown_then_a_stand_in_and_the_seat_comes_back(
+    new_page: Any, console: Any
+) -> None:
+    ada = new_page()
+    bob = new_page()
+    sign_in_as_guest(ada)
+    table = create_table(ada, players=2, bots=0, rules={"mode": "match", "target": 500})
+    sign_in_as_guest(bob)
+    bob.locator(f".table-item[data-id='{table}']").get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"**/#/table/{table}")
+    start = ada.get_by_role("button", name="Start now (bots fill empty seats)")
+    if start.count():
+        start.click()
+    for page in (ada, bob):
+        page.wait_for_selector(".hand .card")
+    assert ada.get_by_role("button", name="Hint").is_hidden()  # a rated table: no hints
+    bob_context = bob.context
+    bob.close()  # the tab is closed mid-game
+    closed = time.monotonic()
+
+    # Ada sees Bob away at once, with the seconds until a stand-in counting down.
+    countdown = _seat_panel(ada).locator(".away-countdown")
+    countdown.wait_for(state="visible", timeout=5000)
+    assert time.monotonic() - closed < 3.0
+    first = _countdown_seconds(ada)
+    assert 5 <= first <= 8
+    assert _seat_panel(ada).locator(".tag", has_text="away").count() == 1
+    assert "a bot takes the seat in" in (_seat_panel(ada).get_attribute("aria-label") or "")
+    time.sleep(1.3)
+    assert _countdown_seconds(ada) < first
+    path = shot(ada, "absence-countdown")
+    assert path.stat().st_size > 0
+
+    # Then the stand-in plays Bob's seat: his turns come and go while Ada plays hers.
+    standin = _seat_panel(ada).locator(".tag", has_text="bot playing")
+    standin.wait_for(state="visible", timeout=12_000)
+    assert countdown.count() == 0
+    assert 6.0 < time.monotonic() - closed < 14.0
+    played_for_bob = False
+    deadline = time.monotonic() + 60
+    while not played_for_bob:
+        assert time.monotonic() < deadline, "the stand-in never played"
+        if wait_turn(ada) == "over":
+            break
+        take_turn(ada)  # Ada's move hands the turn to Bob's seat
+        turn = ada.locator(".felt").get_attribute("data-turn")
+        if turn in ("other", "sent"):
+            ada.wait_for_function(
+                "() => ['me', 'over'].includes(document.querySelector('.felt').dataset.turn)",
+                timeout=15_000,
+            )
+            played_for_bob = True
+    assert played_for_bob
+    shot(ada, "absence-standin")
+
+    # Bob opens the table again: the seat is his at once, and Ada sees him back.
+    bob = bob_context.new_page()
+    console.watch(bob)
+    bob.goto(f"/#/table/{table}")
+    bob.wait_for_selector(".hand .card")
+    assert bob.locator(".me-panel").count() == 1
+    ada.wait_for_function(
+        "() => { const p = document.querySelector('.opponents .player');"
+        " return p && ![...p.querySelectorAll('.tag')].some("
+        "t => ['bot playing', 'away'].includes(t.textContent)); }",
+        timeout=5000,
+    )
+    assert _seat_panel(ada).locator(".away-countdown").count() == 0
+    shot(ada, "absence-back")
+    assert console.errors == []
+
+
+def test_the_hint_button_highlights_the_search_bots_move(new_page: Any, console: Any) -> None:
+    ada = new_page()
+    sign_in_as_guest(ada)
+    table = create_table(ada, players=2, bots=1, hints=True)
+    # The lobby says the table is unrated.
+    watcher = new_page()
+    sign_in_as_guest(watcher)
+    row = watcher.locator(f".table-item[data-id='{table}']")
+    row.wait_for()
+    assert "hints, unrated" in row.inner_text()
+    assert "hints, unrated" in ada.locator(".table-title").inner_text()  # and the table
+    assert wait_turn(ada) == "me"
+    hint = ada.get_by_role("button", name="Hint")
+    assert hint.is_visible()
+    hint.click()
+    marked = ada.locator(".hand .card.hinted, .stock.hinted, .btn.hinted")
+    marked.wait_for(timeout=10_000)
+    assert marked.count() == 1
+    # What is highlighted is something the player may do now.
+    cls = marked.get_attribute("class") or ""
+    assert "legal" in cls or "can-draw" in cls or marked.inner_text() == "Pass"
+    shot(ada, "hint")
+    # Playing it moves on; the highlight belongs to that position only.
+    version = ada.locator(".felt").get_attribute("data-version")
+    marked.click()
+    ada.wait_for_function(
+        "v => document.querySelector('.felt').dataset.version !== v"
+        " || !!document.querySelector('.suit-picker')",
+        arg=version,
+    )
+    picker = ada.locator(".suit-picker")
+    if picker.count():
+        picker.locator("button.suit-btn").first.click()
+    ada.wait_for_function("v => document.querySelector('.felt').dataset.version !== v", arg=version)
+    assert ada.locator(".hand .card.hinted, .stock.hinted, .btn.hinted").count() == 0
+    assert console.errors == []
