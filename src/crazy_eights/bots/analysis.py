@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
-from crazy_eights.engine import Move, Rules, new_game
+from crazy_eights.engine import Deal, Move, Rules, new_game
 from crazy_eights.engine.cards import SUIT_MASK, suit_of
 from crazy_eights.engine.moves import MoveKind
 
@@ -111,11 +111,12 @@ class Decision:
     played: str
 
 
-def decisions(rules: Rules, seed: int, moves: Sequence[str], seat: int) -> Iterator[Decision]:
-    """Replay the game and yield each turn ``seat`` took, from its own view only.
-
-    Timeouts are left out (the player made no decision)."""
-    game = new_game(rules, seed)
+def decisions(
+    rules: Rules, seed: int, moves: Sequence[str], seat: int, *, deal: Deal | None = None
+) -> Iterator[Decision]:
+    """Replay the game (dealt from ``seed``, or ``deal``) and yield each turn ``seat``
+    took, from its own view only. Timeouts are left out (the player made no decision)."""
+    game = new_game(rules, seed, deal=deal)
     for index, text in enumerate(moves):
         if game.current_player == seat and Move.parse(text).kind != MoveKind.TIMEOUT:
             view = dict(game.view(seat, log=True))
@@ -172,14 +173,21 @@ def _decision(
 
 
 def analyse(
-    rules: Rules, seed: int, moves: Sequence[str], seat: int, config: AnalysisConfig
+    rules: Rules,
+    seed: int,
+    moves: Sequence[str],
+    seat: int,
+    config: AnalysisConfig,
+    *,
+    deal: Deal | None = None,
 ) -> AnalysisDict:
-    """Every decision ``seat`` made in the game of ``rules``, ``seed`` and ``moves``."""
+    """Every decision ``seat`` made in the game of ``rules``, ``seed`` (or ``deal``) and
+    ``moves``."""
     return {
         "seat": seat,
         "decisions": [
             judge(d.n, d.view, d.legal, d.played, config)
-            for d in decisions(rules, seed, moves, seat)
+            for d in decisions(rules, seed, moves, seat, deal=deal)
         ],
         **summary(config),
     }
