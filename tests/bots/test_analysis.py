@@ -66,7 +66,10 @@ def _hidden_twin(deal: Deal, moves: list[str], seat: int, seed: int) -> Deal:
     seen = _seen_by(deal, moves, seat)
     places = [list(h) for h in deal.hands] + [list(deal.stock)]
     spots = [
-        (i, j) for i, pile in enumerate(places) if i != seat for j, c in enumerate(pile)
+        (i, j)
+        for i, pile in enumerate(places)
+        if i != seat
+        for j, c in enumerate(pile)
         if c not in seen
     ]
     assert len(spots) >= 2, "the game showed the seat nearly every card"
