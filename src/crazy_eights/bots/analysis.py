@@ -189,17 +189,15 @@ def analyse(
             judge(d.n, d.view, d.legal, d.played, config)
             for d in decisions(rules, seed, moves, seat, deal=deal)
         ],
-        **summary(config),
-    }
-
-
-def summary(config: AnalysisConfig) -> dict[str, Any]:
-    """What an analysis says about how it was made (thresholds, worlds)."""
-    t = config.thresholds
-    return {
-        "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
+        "thresholds": thresholds_of(config),
         "worlds": config.worlds,
     }
+
+
+def thresholds_of(config: AnalysisConfig) -> dict[str, float]:
+    """The marks' thresholds as an analysis reports them."""
+    t = config.thresholds
+    return {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder}
 
 
 # -- which technique a costly move breaks ------------------------------------------------
@@ -209,8 +207,9 @@ def broken_technique(know: Knowledge, played: Move, best: Move) -> Technique | N
     """The seed's technique that ``played`` breaks where ``best`` keeps it, if one
     clearly applies: a wild card spent where the better move was a natural card
     (technique 1); the better move sends play to a suit the next player has shown it
-    lacks and the card played does not (2); the better move keeps more high-point cards out of the hand when points count
-    (4); the better move keeps more suits in hand, or names a suit held more (3)."""
+    lacks and the card played does not (2); the better move sheds a card worth at least
+    5 points more when points count (4); the better move keeps more suits in hand, or
+    names a suit held more (3)."""
     if _is_wild_play(know, played) and best.kind == MoveKind.PLAY and not _is_wild_play(know, best):
         return "wilds"
     void = _shown_voids(know, know.next_seat(know.seat))
@@ -283,5 +282,5 @@ __all__ = [
     "broken_technique",
     "decisions",
     "judge",
-    "summary",
+    "thresholds_of",
 ]

@@ -10,6 +10,7 @@ search, never for a whole game's. ``accuracy`` sums the stored analyses for a pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
@@ -24,7 +25,7 @@ from crazy_eights.bots.analysis import (
     Thresholds,
     decisions,
     judge,
-    summary,
+    thresholds_of,
 )
 from crazy_eights.engine import Rules
 
@@ -175,7 +176,12 @@ class Analyses:
                     self._progress[(table_id, seat)] = (k, len(turns))
                     judged = await self._judge(table_id, turn.n, turn.view, turn.legal, turn.played)
                     out.append(judged)
-                payload = {"seat": seat, "decisions": out, **summary(self.config)}
+                payload = {
+                    "seat": seat,
+                    "decisions": out,
+                    "thresholds": thresholds_of(self.config),
+                    "worlds": self.config.worlds,
+                }
                 await self._store(table_id, seat, "done", payload)
         except asyncio.CancelledError:
             raise
@@ -238,10 +244,8 @@ class Analyses:
         for task in list(self._tasks.values()):
             task.cancel()
         for task in list(self._tasks.values()):
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-            except (asyncio.CancelledError, Exception):
-                pass
 
 
 def _log_failure(task: asyncio.Task[bool]) -> None:

@@ -147,7 +147,8 @@ class BotPool:
             raise PoolBusy(str(exc)) from None
         self._pump()
         try:
-            return await job.future
+            move: str = await job.future
+            return move
         except asyncio.CancelledError:
             self._queue.discard(priority, table, job)
             raise
