@@ -24,7 +24,7 @@ from typing import Any, Literal, TypedDict
 
 from crazy_eights.engine import Deal, Move, Rules, new_game
 from crazy_eights.engine.cards import SUIT_MASK, suit_of
-from crazy_eights.engine.moves import MoveKind
+from crazy_eights.engine.moves import MoveData, MoveKind
 
 from .heuristic import prefer_calls
 from .ismcts import IsmctsBot
@@ -84,6 +84,9 @@ class DecisionDict(TypedDict):
     """The move's number in the game (1 = the first move; the replay's step)."""
     played: str
     best: str
+    played_move: MoveData
+    best_move: MoveData
+    """The two moves as structured data, for a client that parses no move text."""
     forced: bool
     before: float
     """Round-win chance with the best move (0..1)."""
@@ -163,6 +166,8 @@ def _decision(
         "n": n,
         "played": played.text,
         "best": best.text,
+        "played_move": played.to_dict(),
+        "best_move": best.to_dict(),
         "forced": forced,
         "before": round(before, 4),
         "after": round(after, 4),
