@@ -65,6 +65,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_HASH_MEMORY_KIB": "8192",
             # every browser of the session signs up from 127.0.0.1
             "CE_SIGNUP_LIMIT": "100000",
+            # game analysis: a quick search, and low marks so a seeded game has some
+            "CE_ANALYSIS_WORLDS": "16",
+            "CE_ANALYSIS_THRESHOLDS": "[0.02, 0.05, 0.12]",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:
