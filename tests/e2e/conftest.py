@@ -67,6 +67,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_SIGNUP_LIMIT": "100000",
             # a player who closes the tab mid-game gets a stand-in after this (test_absence)
             "CE_AWAY_SECONDS": "8",
+            # game analysis: a quick search, and low marks so a seeded game has some
+            "CE_ANALYSIS_WORLDS": "16",
+            "CE_ANALYSIS_THRESHOLDS": "[0.02, 0.05, 0.12]",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -178,10 +178,45 @@ class IsmctsBot:
         if len(moves) == 1:
             return moves[0]
         start = time.perf_counter()
+        root, next_world = self._prepare(view, moves)
+        deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
+        budget = self.iterations if deadline is None else 1 << 30
+        rng = self.rng
+        root_moves = set(moves)
+        best_move: Move | None
+        if self.root == "halving":
+            best_move = self._halving(moves, root, next_world, budget, deadline)
+        else:
+            it = 0
+            while it < budget:
+                if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
+                    break
+                self._crn = rng.getrandbits(32)
+                self._iterate(next_world()[0], root, root_moves)
+                it += 1
+            self.last_iterations = it
+            best = max(
+                (child for m, child in root.children.items() if m in root_moves),
+                key=lambda child: (child.visits, child.reward),
+                default=None,
+            )
+            best_move = None if best is None else best.move
+        self.last_seconds = time.perf_counter() - start
+        if best_move is None:
+            return self._fallback.choose(view, legal)
+        return best_move
+
+    def _prepare(
+        self, view: dict[str, Any], moves: list[Move]
+    ) -> tuple[Node, Callable[[], tuple[Game, float]]]:
+        """Set the search up for ``view``: what the seat knows, the heuristic's prior
+        over ``moves``, the leaf model; the root node and the source of determinizations
+        (each with its weight; 1 unless ``infer``)."""
         rules = Rules.from_dict(view["rules"])
         if rules.mode == "match":
             rules = rules.replace(mode="single")
         know: Knowledge | CyclesKnowledge
+        cycles = view.get("ruleset") == "cycles"
         if cycles:
             know = cycles_knowledge_from_view(view)
             points_matter = False
@@ -193,7 +228,6 @@ class IsmctsBot:
         me = know.seat
         n = know.players
         root = Node(None, me)
-        root_moves = set(moves)
         bias: dict[Move, float] = {}
         if self.prior > 0:
             if isinstance(know, CyclesKnowledge):
@@ -206,8 +240,6 @@ class IsmctsBot:
                 for m, s in zip(moves, scores, strict=True)
             }
         self._bias = bias
-        deadline = None if self.time_ms is None else start + self.time_ms / 1000.0
-        budget = self.iterations if deadline is None else 1 << 30
         cached: list[tuple[Game, float]] = []
         infer = self.infer if isinstance(know, Knowledge) and any(know.recent) else 0.0
         self._cycles = cycles
@@ -234,28 +266,35 @@ class IsmctsBot:
                 cached.append((world.clone(), weight))
             return world, weight
 
-        best_move: Move | None
-        if self.root == "halving":
-            best_move = self._halving(moves, root, next_world, budget, deadline)
-        else:
-            it = 0
-            while it < budget:
-                if deadline is not None and it & 7 == 0 and time.perf_counter() >= deadline and it:
-                    break
-                self._crn = rng.getrandbits(32)
-                self._iterate(next_world()[0], root, root_moves)
-                it += 1
-            self.last_iterations = it
-            best = max(
-                (child for m, child in root.children.items() if m in root_moves),
-                key=lambda child: (child.visits, child.reward),
-                default=None,
-            )
-            best_move = None if best is None else best.move
-        self.last_seconds = time.perf_counter() - start
-        if best_move is None:
-            return self._fallback.choose(view, legal)
-        return best_move
+        return root, next_world
+
+    def move_values(
+        self, view: dict[str, Any], moves: Sequence[Move], *, worlds: int
+    ) -> dict[Move, float]:
+        """Each of ``moves`` (legal now) valued as the chance that the seat to move wins
+        the round after it: every move is played in the same ``worlds``
+        determinizations with the same rollout randomness, so the values compare moves
+        on the same cards (game analysis). Only the seat's view is read."""
+        moves = list(dict.fromkeys(moves))
+        if not moves or worlds < 1:
+            raise ValueError("move_values needs at least one move and one world")
+        root, next_world = self._prepare(view, moves)
+        self._points_matter = False  # a round won counts, not the losers' points
+        me = root.player
+        totals = dict.fromkeys(moves, 0.0)
+        weights = 0.0
+        for m in moves:
+            root.children[m] = Node(m, me)
+        for _ in range(worlds):
+            world, weight = next_world()
+            crn = self.rng.getrandbits(32)
+            for k, m in enumerate(moves):
+                w = world if k == len(moves) - 1 else world.clone()
+                self._crn = crn
+                w.apply(m)
+                totals[m] += weight * self._iterate(w, root.children[m], None)[me]
+            weights += weight
+        return {m: totals[m] / weights if weights > 0 else 0.0 for m in moves}
 
     def _halving(
         self,

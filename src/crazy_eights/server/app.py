@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .cluster.node import ClusterNode
 
 from ..extras import require
-from . import auth, db, lobby, sockets, stats
+from . import analysis, auth, db, lobby, sockets, stats
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
@@ -34,7 +34,7 @@ from .passwords import Passwords
 from .ratelimit import KeyedBuckets
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
-from .table.actor import TableDeps
+from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .table.store import SqlTableStore
 from .tables import Tables
@@ -78,6 +78,9 @@ class Room:
                 "background": settings.bot_queue_background,
             },
         )
+        self.analyses = analysis.Analyses(
+            self.engine, self.bots, analysis.config_from(settings), settings.bot_workers
+        )
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.draining = False
         self.cluster: ClusterNode | None = None
@@ -102,6 +105,7 @@ class Room:
             away_seconds=settings.away_seconds,
             node=self.node,
             max_spectators=settings.max_spectators,
+            finished=self._table_finished,
         )
 
     def _join_cluster(self, redis_url: str) -> None:
@@ -118,6 +122,15 @@ class Room:
         self.lobby = lobby.Lobby(cluster.bus, cluster.directory)
         self.tables = ClusterTables(
             self._deps, store=self.store, leases=cluster.leases, router=cluster.router
+        )
+
+    def _table_finished(self, actor: TableActor) -> None:
+        """A game ended here: rated games get their human seats analysed."""
+        self.analyses.table_finished(
+            actor.id,
+            rated=actor.spec.rated,
+            ruleset=actor.rules.ruleset,
+            humans=[(s.seat, s.account_id) for s in actor.seats if s.human and s.account_id],
         )
 
     def _deps(self) -> TableDeps:
@@ -175,6 +188,7 @@ class Room:
         if self.cluster is not None:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
+        await self.analyses.close()
         self.bots.close()
         self.passwords.close()
         await self.engine.dispose()
@@ -250,7 +264,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     add_error_handlers(app)
 
-    for router in (auth.router, lobby.router, stats.router, sockets.router):
+    for router in (auth.router, lobby.router, stats.router, analysis.router, sockets.router):
         app.include_router(router)
 
     @app.get("/api/health", tags=["meta"])

@@ -30,7 +30,7 @@ from concurrent.futures import (
 )
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from crazy_eights.bots import BOT_LEVELS, make_bot
 from crazy_eights.engine import Move
@@ -40,6 +40,8 @@ from .fairqueue import PRIORITIES, FairQueue, Priority, QueueFull
 __all__ = ["BOT_LEVELS", "HINT_LEVEL", "PRIORITIES", "BotPool", "PoolBusy", "Priority", "think"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 HINT_LEVEL = "ismcts"
 HINT_MS = 250.0
@@ -73,8 +75,10 @@ class PoolBusy(Exception):
 
 @dataclass(eq=False)
 class _Job:
-    args: tuple[str, int, Mapping[str, Any], list[str], float | None]
-    future: asyncio.Future[str]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any]
+    fn: Callable[..., Any] | None = None
+    """What the worker runs (None: the pool's ``work``)."""
 
 
 class BotPool:
@@ -143,10 +147,31 @@ class BotPool:
             raise PoolBusy(str(exc)) from None
         self._pump()
         try:
-            return await job.future
+            move: str = await job.future
+            return move
         except asyncio.CancelledError:
             self._queue.discard(priority, table, job)
             raise
+
+    async def run(
+        self, fn: Callable[..., T], *args: Any, table: str = "", priority: Priority = "background"
+    ) -> T:
+        """Run ``fn(*args)`` (a module-level function, picklable arguments) in a worker
+        once one is free for it, queued like bot decisions (``PoolBusy`` when the class's
+        queue is full). For work other than a move, such as one decision of a game
+        analysis: keep each job short, since a table's bot move may wait for it."""
+        job = _Job(args, asyncio.get_running_loop().create_future(), fn)
+        try:
+            self._queue.push(priority, table, job)
+        except QueueFull as exc:
+            raise PoolBusy(str(exc)) from None
+        self._pump()
+        try:
+            result: T = await job.future
+        except asyncio.CancelledError:
+            self._queue.discard(priority, table, job)
+            raise
+        return result
 
     def _pump(self) -> None:
         """Hand waiting jobs to the workers while some are free."""
@@ -157,7 +182,7 @@ class BotPool:
             if job.future.done():  # its asker gave up
                 continue
             try:
-                running = self._pool().submit(self.work, *job.args)
+                running = self._pool().submit(job.fn or self.work, *job.args)
             except (BrokenExecutor, RuntimeError) as exc:
                 self._reset(exc)
                 job.future.set_exception(exc)
@@ -165,7 +190,7 @@ class BotPool:
             self._running += 1
             running.add_done_callback(partial(_back_on, asyncio.get_running_loop(), self, job))
 
-    def _finished(self, job: _Job, done: Future[str]) -> None:
+    def _finished(self, job: _Job, done: Future[Any]) -> None:
         self._running -= 1
         if not job.future.done():
             if done.cancelled():
@@ -195,7 +220,7 @@ class BotPool:
             job.future.cancel()
 
 
-def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[str]) -> None:
+def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[Any]) -> None:
     """A worker's answer, carried from the executor's thread to the pool's loop."""
     with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
         loop.call_soon_threadsafe(pool._finished, job, done)

@@ -131,6 +131,20 @@ account_settings = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True, index=True),
+    sa.Column("ruleset", sa.String(16), nullable=False),
+    # running | done | failed; payload is bots.analysis.AnalysisDict once done
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("payload", sa.JSON, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

@@ -79,6 +79,18 @@ class ServerSettings(BaseSettings):
     bot_queue_background: int = Field(
         default=64, ge=1, description="background analyses that may wait for a worker"
     )
+    analysis_worlds: int = Field(
+        default=150,
+        ge=1,
+        le=10_000,
+        description="determinizations the search plays every move of a decision in, when "
+        "analysing a game",
+    )
+    analysis_thresholds: tuple[float, float, float] = Field(
+        default=(0.05, 0.10, 0.20),
+        description="loss of round-win chance (0..1) from which a move is marked an "
+        "inaccuracy, a mistake, a blunder (JSON list in CE_ANALYSIS_THRESHOLDS)",
+    )
     max_spectators: int = Field(
         default=200, ge=0, description="watchers a table lets in (its players always get in)"
     )

@@ -96,6 +96,8 @@ class TableDeps:
     """The node this process is in a cluster ("" on its own)."""
     max_spectators: int = 200
     """Watchers a table lets in (its players always get in)."""
+    finished: Callable[[TableActor], None] = lambda actor: None
+    """Told once when the table's game is over and stored (game analysis listens)."""
 
 
 class TableActor:
@@ -635,6 +637,7 @@ class TableActor:
             self.id, spec=self.spec, seats=self.seats, result=game.result.to_dict()
         )
         self.status = "finished"
+        self.deps.finished(self)
 
     # -- the clock and the bots ------------------------------------------------------------
 

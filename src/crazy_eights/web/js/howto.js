@@ -53,6 +53,21 @@ export const SECTIONS = {
   ],
 };
 
+/** Strategy, in four techniques (our words for seed 001's section 2.4). The ids are the
+ * ones the game analysis names (`technique` of a marked move), and each section's
+ * element id is `technique-<id>`, so an analysis links straight to it. */
+export const STRATEGY = [
+  ["wilds", "Keep your wild cards", "A wild card fits anything, so it is worth most when nothing else does. When a natural card of the right suit or rank will do, play that and keep the wild for the turn you are stuck, or for going out at the end without being blocked."],
+  ["voids", "Remember who could not follow", "When an opponent draws, note the suit that was asked for: they hold none of it. Steer play back to that suit, with a matching card or by naming it with a wild card, and they will have to draw again."],
+  ["diversity", "Keep your hand varied", "Cards of many suits and ranks give you a play whatever the table asks for. Prefer plays that keep every suit in your hand, and when you name a suit, name one you hold plenty of."],
+  ["high_cards", "Shed heavy cards early", "When points count, the cards left in your hand when someone goes out score against you. Get rid of tens and face cards while you can, rather than small cards, so a sudden finish costs you little."],
+];
+
+/** The rulesets whose tables the techniques apply to (wild cards, a suit to follow). */
+export const STRATEGY_RULESETS = ["classic", "ultimate", "countdown"];
+
+export const TECHNIQUE_TITLES = Object.fromEntries(STRATEGY.map(([id, title]) => [id, title]));
+
 /** Longer explanations of each setting, shown with the server's own short help. */
 export const SETTING_TEXT = {
   players: "How many seats the table has. Empty seats can be left open for people or filled with bots.",
@@ -113,6 +128,22 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
     p.textContent = text;
     sec.append(h3, p);
     art.append(sec);
+  }
+  if (STRATEGY_RULESETS.includes(ruleset)) {
+    const h3 = document.createElement("h3");
+    h3.textContent = "Strategy";
+    art.append(h3);
+    STRATEGY.forEach(([id, title, text], i) => {
+      const sec = document.createElement("section");
+      sec.className = "technique";
+      sec.id = `technique-${id}`;
+      const h4 = document.createElement("h4");
+      h4.textContent = `${i + 1}. ${title}`;
+      const p = document.createElement("p");
+      p.textContent = text;
+      sec.append(h4, p);
+      art.append(sec);
+    });
   }
   if (settingsInfo) {
     const h3 = document.createElement("h3");

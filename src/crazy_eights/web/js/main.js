@@ -39,7 +39,7 @@ async function route() {
       case "tutorial":
         return tutorialPage();
       case "howto":
-        return howtoPage(parts[1]);
+        return howtoPage(parts[1], query.get("technique"));
       case "profile":
         return profilePage(parts[1]);
       case "leaders":

@@ -44,11 +44,17 @@ export async function historyPage() {
   }
 }
 
-export async function howtoPage(ruleset) {
+export async function howtoPage(ruleset, technique = null) {
   if (!RULESETS.includes(ruleset)) ruleset = "classic";
   const all = await rulesets().catch(() => ({}));
   show(h("section", { class: "page" }, h("h1", { text: "How to play" }),
     h("nav", { class: "tabs", "aria-label": "Rulesets" }, RULESETS.map((r) => h("a", { href: `#/howto/${r}`, text: RULESET_TITLES[r], "aria-current": r === ruleset ? "page" : null }))),
     howToPlay(ruleset, all[ruleset]),
     h("p", {}, h("a", { class: "btn primary", href: "#/tutorial", text: "Try the guided tutorial" }))));
+  // a link from a game analysis (#/howto/classic?technique=wilds) opens at that technique
+  const target = technique && document.getElementById(`technique-${technique}`);
+  if (target) {
+    target.classList.add("focus");
+    target.scrollIntoView({ block: "center" });
+  }
 }

@@ -6,7 +6,8 @@ import { lengthWords } from "./lengths.js";
 import { nameWithBadges } from "./people.js";
 import * as settings from "./settings.js";
 import { h } from "./ui.js";
-import { show, errorBox, onLeave } from "./shell.js";
+import { show, errorBox, onLeave, session } from "./shell.js";
+import { analysisPanel } from "./analysis.js";
 
 export async function replayPage(id) {
   const box = h("section", { class: "page replay" }, h("h1", { text: "Replay" }));
@@ -35,6 +36,7 @@ export async function replayPage(id) {
   };
   let k = 0;
   let timer = null;
+  const hooks = []; // called after each drawing with (step, stage): the analysis marks cards
   const stage = h("div", { class: "replay-stage felt" });
   const slider = h("input", { type: "range", min: 0, max: data.steps.length - 1, value: 0, "aria-label": "Move number" });
   const label = h("span", { class: "muted", "aria-live": "polite" });
@@ -50,7 +52,9 @@ export async function replayPage(id) {
         v.declared ? h("div", { class: "suit-indicator", text: `Suit: ${SUIT_NAMES[v.active_suit]}` }) : null);
     stage.replaceChildren(center, h("div", { class: "replay-hands" }, (step.hands || []).map((hand, seat) => h("div", { class: `replay-hand${v.current === seat ? " current" : ""}` },
       h("div", { class: "pname" }, nameWithBadges(names[seat], { bot: data.seats[seat] && data.seats[seat].bot }), v.players && v.players[seat] && v.players[seat].score !== undefined ? ` \u00b7 ${v.players[seat].score} pts` : ""),
-      h("div", { class: "mini-hand" }, hand.map((c) => h("span", { class: "mini-card", html: cardSVG(c, { face: s.face, fourColor: s.fourColor }) })))))));
+      h("div", { class: "mini-hand" }, hand.map((c) => h("span", { class: "mini-card", "data-card": c, html: cardSVG(c, { face: s.face, fourColor: s.fourColor }) })))))));
+    stage.dataset.step = k;
+    for (const hook of hooks) hook(k, stage);
   };
   const go = (n) => {
     k = Math.max(0, Math.min(data.steps.length - 1, n));
@@ -79,6 +83,9 @@ export async function replayPage(id) {
       h("button", { class: "btn", type: "button", text: "\u25B6\u25B6", "aria-label": "Next move", onclick: () => go(k + 1) }),
       h("button", { class: "btn", type: "button", text: "\u25B6|", "aria-label": "Last move", onclick: () => go(data.steps.length - 1) }),
       slider, label), stage);
+  // a game you played: the analysis of your seat
+  const mine = session.account && data.seats.find((x) => x.account === session.account.id && !x.bot);
+  if (mine) box.append(analysisPanel({ tableId: id, seat: mine.seat, ruleset: data.rules.ruleset, steps: data.steps.length, go, hooks }));
   draw();
   onLeave(() => timer && clearInterval(timer));
 }

@@ -1,0 +1,374 @@
+"""Game analyses: asked for by a player after a finished game (and started on their own
+for rated games), run in the bot workers at background priority, stored for good.
+
+An analysis of one seat is one row of ``analyses``. While it runs, each of the seat's
+decisions is one job of the bot pool's ``background`` class (``bots.analysis.judge``,
+given the seat's view only), so a table's bot move waits at most for one decision's
+search, never for a whole game's. ``accuracy`` sums the stored analyses for a profile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Query, Request
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from crazy_eights.bots.analysis import (
+    AnalysisConfig,
+    DecisionDict,
+    Thresholds,
+    decisions,
+    judge,
+    thresholds_of,
+)
+from crazy_eights.engine import Rules
+
+from . import db
+from .auth import CurrentAccount, OptionalAccount
+from .botpool import BotPool, PoolBusy
+from .errors import ApiError
+from .security import may_see_private_table
+
+if TYPE_CHECKING:
+    from .app import Room
+    from .settings import ServerSettings
+
+log = logging.getLogger(__name__)
+
+Status = Literal["none", "running", "done", "failed"]
+STALE_AFTER = 900.0
+"""Seconds after which a ``running`` row that no task of this process runs (its server
+stopped) may be started again."""
+BUSY_RETRY = 0.5
+"""Seconds to wait when the background queue is full."""
+
+
+class AnalysisOut(TypedDict):
+    """What ``GET`` and ``POST /api/tables/{id}/analysis`` answer."""
+
+    table: str
+    seat: int
+    status: Status
+    done: int
+    """Decisions judged so far (while running)."""
+    total: int
+    analysis: dict[str, Any] | None
+
+
+class AccuracyDict(TypedDict):
+    ruleset: str
+    games: int
+    decisions: int
+    """The player's analysed decisions where it had a choice."""
+    accurate: int
+    """Those that matched the search's move or cost less than the inaccuracy threshold."""
+    accuracy: float
+
+
+def config_from(settings: ServerSettings) -> AnalysisConfig:
+    inaccuracy, mistake, blunder = settings.analysis_thresholds
+    return AnalysisConfig(
+        worlds=settings.analysis_worlds,
+        thresholds=Thresholds(inaccuracy=inaccuracy, mistake=mistake, blunder=blunder),
+    )
+
+
+class Analyses:
+    """The analyses this process runs; at most ``slots`` at once (one per bot worker)."""
+
+    def __init__(self, engine: AsyncEngine, pool: BotPool, config: AnalysisConfig, slots: int):
+        self.engine = engine
+        self.pool = pool
+        self.config = config
+        self._slots = asyncio.Semaphore(max(1, slots))
+        self._tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._progress: dict[tuple[str, int], tuple[int, int]] = {}
+
+    async def status(self, table_id: str, seat: int) -> AnalysisOut:
+        """The stored analysis of ``seat`` at the table, or how far it has got."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(db.analyses).where(
+                        db.analyses.c.table_id == table_id, db.analyses.c.seat == seat
+                    )
+                )
+            ).first()
+        done, total = self._progress.get((table_id, seat), (0, 0))
+        if row is None:
+            return _out(table_id, seat, "none", 0, 0, None)
+        if row.status == "done":
+            count = len(row.payload["decisions"])
+            return _out(table_id, seat, "done", count, count, row.payload)
+        return _out(table_id, seat, row.status, done, total, None)
+
+    async def start(self, table_id: str, seat: int, account_id: int | None, ruleset: str) -> bool:
+        """Begin analysing ``seat`` unless it is stored, running, or running elsewhere
+        (and not stale); True when a new run started."""
+        key = (table_id, seat)
+        if key in self._tasks:
+            return False
+        async with self.engine.begin() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(db.analyses).where(
+                        db.analyses.c.table_id == table_id, db.analyses.c.seat == seat
+                    )
+                )
+            ).first()
+            now = db.now()
+            if row is not None:
+                if row.status == "done":
+                    return False
+                if row.status == "running" and now - row.created_at < STALE_AFTER:
+                    return False
+                claimed = await conn.execute(
+                    db.analyses.update()
+                    .where(
+                        db.analyses.c.table_id == table_id,
+                        db.analyses.c.seat == seat,
+                        db.analyses.c.created_at == row.created_at,
+                    )
+                    .values(status="running", created_at=now, payload=None, finished_at=None)
+                )
+                if claimed.rowcount == 0:
+                    return False
+            else:
+                inserted = await conn.execute(
+                    db.dialect_insert(conn, db.analyses)
+                    .values(
+                        table_id=table_id,
+                        seat=seat,
+                        account_id=account_id,
+                        ruleset=ruleset,
+                        status="running",
+                        created_at=now,
+                    )
+                    .on_conflict_do_nothing()
+                )
+                if inserted.rowcount == 0:
+                    return False  # another process claimed it at the same moment
+        self._progress[key] = (0, 0)
+        task = asyncio.get_running_loop().create_task(self._run(table_id, seat))
+        self._tasks[key] = task
+        task.add_done_callback(lambda _t: self._forget(key))
+        return True
+
+    def _forget(self, key: tuple[str, int]) -> None:
+        self._tasks.pop(key, None)
+        self._progress.pop(key, None)
+
+    async def _run(self, table_id: str, seat: int) -> None:
+        """Judge each decision of the seat in the bot pool, one job at a time, and store
+        the whole."""
+        try:
+            async with self._slots:
+                rules, seed, moves = await self._game(table_id)
+                turns = await asyncio.to_thread(lambda: list(decisions(rules, seed, moves, seat)))
+                out: list[DecisionDict] = []
+                for k, turn in enumerate(turns):
+                    self._progress[(table_id, seat)] = (k, len(turns))
+                    judged = await self._judge(table_id, turn.n, turn.view, turn.legal, turn.played)
+                    out.append(judged)
+                payload = {
+                    "seat": seat,
+                    "decisions": out,
+                    "thresholds": thresholds_of(self.config),
+                    "worlds": self.config.worlds,
+                }
+                await self._store(table_id, seat, "done", payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("analysis of table %s seat %d failed", table_id, seat)
+            await self._store(table_id, seat, "failed", None)
+
+    async def _judge(
+        self, table_id: str, n: int, view: dict[str, Any], legal: Sequence[str], played: str
+    ) -> DecisionDict:
+        while True:
+            try:
+                result: DecisionDict = await self.pool.run(
+                    judge, n, view, list(legal), played, self.config, table=f"analysis:{table_id}"
+                )
+                return result
+            except PoolBusy:
+                await asyncio.sleep(BUSY_RETRY)
+
+    async def _game(self, table_id: str) -> tuple[Rules, int, list[str]]:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(db.tables.c.rules, db.tables.c.seed).where(db.tables.c.id == table_id)
+                )
+            ).one()
+            moves = (
+                await conn.execute(
+                    sa.select(db.moves.c.move)
+                    .where(db.moves.c.table_id == table_id)
+                    .order_by(db.moves.c.n)
+                )
+            ).scalars()
+            return Rules.from_dict(row.rules), int(row.seed), list(moves)
+
+    async def _store(
+        self, table_id: str, seat: int, status: Status, payload: dict[str, Any] | None
+    ) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.analyses.update()
+                .where(db.analyses.c.table_id == table_id, db.analyses.c.seat == seat)
+                .values(status=status, payload=payload, finished_at=db.now())
+            )
+
+    def table_finished(
+        self, table_id: str, *, rated: bool, ruleset: str, humans: Sequence[tuple[int, int]]
+    ) -> None:
+        """A game ended: a rated one has each human seat (seat, account) analysed, in
+        the background."""
+        if not rated:
+            return
+        for seat, account in humans:
+            task = asyncio.get_running_loop().create_task(
+                self.start(table_id, seat, account, ruleset)
+            )
+            task.add_done_callback(_log_failure)
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        for task in list(self._tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _log_failure(task: asyncio.Task[bool]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("could not start an analysis", exc_info=task.exception())
+
+
+def _out(
+    table: str, seat: int, status: Status, done: int, total: int, payload: dict[str, Any] | None
+) -> AnalysisOut:
+    return {
+        "table": table,
+        "seat": seat,
+        "status": status,
+        "done": done,
+        "total": total,
+        "analysis": payload,
+    }
+
+
+async def accuracy(
+    conn: AsyncConnection,
+    account_id: int,
+    ruleset: str | None = None,
+) -> list[AccuracyDict]:
+    """Per ruleset, the share of the account's analysed decisions (where it had a
+    choice) that matched the search's move or cost less than the inaccuracy threshold,
+    i.e. were not marked."""
+    query = sa.select(db.analyses.c.ruleset, db.analyses.c.payload).where(
+        db.analyses.c.account_id == account_id, db.analyses.c.status == "done"
+    )
+    if ruleset is not None:
+        query = query.where(db.analyses.c.ruleset == ruleset)
+    totals: dict[str, list[int]] = {}
+    for row in (await conn.execute(query)).all():
+        games, count, good = totals.setdefault(row.ruleset, [0, 0, 0])
+        chosen = [d for d in row.payload["decisions"] if not d["forced"]]
+        totals[row.ruleset] = [
+            games + 1,
+            count + len(chosen),
+            good + sum(1 for d in chosen if d["mark"] is None),
+        ]
+    return [
+        {
+            "ruleset": name,
+            "games": games,
+            "decisions": count,
+            "accurate": good,
+            "accuracy": round(good / count, 4) if count else 0.0,
+        }
+        for name, (games, count, good) in sorted(totals.items())
+    ]
+
+
+# -- routes -------------------------------------------------------------------------------
+
+router = APIRouter(tags=["records"])
+
+SeatNo = Annotated[int, Query(ge=0, le=7, description="the analysed seat")]
+
+
+def _room(request: Request) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+async def _finished_table(conn: AsyncConnection, table_id: str) -> tuple[Any, list[Any]]:
+    row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
+    if row is None:
+        raise ApiError(404, "no_table", "no such table")
+    if row.status != "finished":
+        raise ApiError(409, "not_finished", "games are analysed once they are over")
+    seats = (await conn.execute(sa.select(db.seats).where(db.seats.c.table_id == table_id))).all()
+    return row, list(seats)
+
+
+@router.post("/api/tables/{table_id}/analysis")
+async def request_analysis(
+    table_id: str, seat: SeatNo, request: Request, account: CurrentAccount
+) -> dict[str, Any]:
+    """Analyse the decisions of ``seat`` (the asker must have sat there): the search bot's
+    move and the round-win chance before and after each move played. Runs in the bot
+    workers at low priority; the answer says how far it has got (``GET`` again)."""
+    room = _room(request)
+    async with room.engine.connect() as conn:
+        row, seats = await _finished_table(conn, table_id)
+    mine = [s for s in seats if s.seat == seat and s.account_id == account.id and not s.bot_level]
+    if not mine:
+        raise ApiError(403, "not_your_seat", "Only the player who sat there can ask for it.")
+    await room.analyses.start(table_id, seat, account.id, row.ruleset)
+    return dict(await room.analyses.status(table_id, seat))
+
+
+@router.get("/api/tables/{table_id}/analysis")
+async def get_analysis(
+    table_id: str,
+    seat: SeatNo,
+    request: Request,
+    account: OptionalAccount,
+    code: str | None = None,
+) -> dict[str, Any]:
+    """The stored analysis of ``seat`` (``status`` ``done``), or ``running`` with how many
+    decisions are judged, or ``none``. Shown to whoever may see the game's replay."""
+    room = _room(request)
+    async with room.engine.connect() as conn:
+        row, seats = await _finished_table(conn, table_id)
+    if not row.public and not may_see_private_table(
+        members={s.account_id for s in seats} | {row.creator_id},
+        account_id=account.id if account else None,
+        invite=row.invite,
+        code=code,
+    ):
+        raise ApiError(403, "private", "Analyses of private tables are for their players.")
+    return dict(await room.analyses.status(table_id, seat))
+
+
+__all__ = [
+    "AccuracyDict",
+    "Analyses",
+    "AnalysisOut",
+    "accuracy",
+    "config_from",
+    "get_analysis",
+    "request_analysis",
+    "router",
+]
