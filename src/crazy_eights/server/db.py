@@ -322,7 +322,7 @@ class _PostgresSink:
     async def insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
         lost = (OSError, self._asyncpg.InterfaceError, self._asyncpg.PostgresConnectionError)
         try:
-            transaction = await self._begin(lost)
+            transaction = await self._begin()
             try:
                 for table, rows in grouped.items():
                     names = tuple(rows[0])
@@ -339,16 +339,22 @@ class _PostgresSink:
             await self.close()
             raise ConnectionError(f"PostgreSQL connection lost: {exc}") from exc
 
-    async def _begin(self, lost: tuple[type[BaseException], ...]) -> Any:
+    async def _begin(self) -> Any:
         """A started transaction; a kept connection that turns out to be gone (the server
-        restarted, an idle timeout) is replaced once, as nothing was written on it yet."""
+        restarted, an idle timeout) is replaced once, as nothing was written on it yet.
+
+        A connection the server has just cut off can fail in more ways than ``lost``
+        (asyncpg's ``InternalClientError`` while the termination notice is still being
+        read), so any failure to start is taken as a dead connection: beginning has no
+        effect to lose, and a database that is really down fails again on the new one."""
         if self._conn is not None and not self._conn.is_closed():
             transaction = self._conn.transaction()
             try:
                 await transaction.start()
                 return transaction
-            except lost:
-                await self.close()
+            except Exception:
+                conn, self._conn = self._conn, None
+                conn.terminate()
         self._conn = await self._asyncpg.connect(self._dsn)
         transaction = self._conn.transaction()
         await transaction.start()
