@@ -101,6 +101,7 @@ class Room:
             grace_seconds=settings.grace_seconds,
             node=self.node,
             max_spectators=settings.max_spectators,
+            round_pause=settings.round_pause_seconds,
         )
 
     def _join_cluster(self, redis_url: str) -> None:

@@ -48,6 +48,11 @@ class ServerSettings(BaseSettings):
     grace_seconds: float = Field(
         default=120.0, description="seconds a dropped player keeps a seat before a game starts"
     )
+    round_pause_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description='seconds a table waits between rounds for its players to press "Next round"',
+    )
     bot_delay: float = Field(
         default=0.8, description="seconds a bot pauses before its move, to feel human"
     )
