@@ -237,7 +237,7 @@ def test_the_match_end_tells_each_person_their_rating_change(client: TestClient)
         changes = {c["seat"]: c for c in message["changes"]}
         assert sorted(changes) == [0, 1]  # the people; the bot's shared record is left out
         result = actor.game.result
-        for seat, change in changes.items():
+        for change in changes.values():
             records = client.get(f"/api/accounts/{change['account']}/records").json()
             row = next(r for r in records["records"] if r["ruleset"] == "classic")
             assert change["after"] == row["rating"]["display"]
