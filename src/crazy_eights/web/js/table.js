@@ -372,7 +372,7 @@ export class TableView {
     }
     el.actions.hidden = this.mySeat === null;
     el.felt.dataset.version = String(this.state.version);
-    el.felt.dataset.turn = v.over ? "over" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
+    el.felt.dataset.turn = v.over ? "over" : this.state.pause ? "pause" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
     this.renderPlayers();
     this.renderCenter();
     this.renderHand();
