@@ -718,7 +718,7 @@ export class TableView {
       case "declared": return `${who} name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.suit]}.`;
       case "played": return `${who} play${ev.seat === this.mySeat ? "" : "s"} the ${cards}${ev.declared ? ` and name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.declared]}` : ""}${ev.lead ? " to lead" : ""}.`;
       case "last_card": return `${who} call${ev.seat === this.mySeat ? "" : "s"} \u201clast card!\u201d${ev.auto ? " (automatic)" : ""}`;
-      case "penalty": if (!n) return `${who} should draw penalty cards, but the stock is empty.`;
+      case "penalty": if (!n) return `${who} should draw penalty cards for ${penaltyWhy(ev)}, but the stock is empty.`;
         return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"} for ${penaltyWhy(ev)}${cards ? `: ${cards}` : ""}.`;
       case "skipped": return `${who} ${ev.seat === this.mySeat ? "are" : "is"} skipped.`;
       case "direction": return `Play now goes ${ev.direction === -1 ? "counter-clockwise" : "clockwise"}.`;
@@ -900,7 +900,10 @@ export class TableView {
   penaltyNotice(ev) {
     const n = ev.count || (ev.cards ? ev.cards.length : 0);
     const who = this.name(ev.seat);
-    const text = ev.type === "false_call" ? `False call by ${who}!` : `${who} ${ev.seat === this.mySeat ? "draw" : "draws"} ${n} for ${penaltyWhy(ev)}`;
+    const mine = ev.seat === this.mySeat;
+    let text = `${who} ${mine ? "draw" : "draws"} ${n} for ${penaltyWhy(ev)}`;
+    if (ev.type === "false_call") text = `False call by ${who}!`;
+    else if (!n) text = `${who} ${mine ? "owe" : "owes"} a penalty for ${penaltyWhy(ev)}; the stock is empty`;
     showNotice(this.el.felt, text);
   }
 
