@@ -107,7 +107,7 @@ def test_a_match_with_round_summaries_tells_penalties_and_the_match_end(
                 tells += 1
                 shot(page, "last-played")
         if play_without_calling(page):
-            notice = page.locator(".penalty-notice", has_text="not calling last card")
+            notice = page.locator(".penalty-notice", has_text="not calling last card").last
             notice.wait_for(timeout=5000)
             assert notice.inner_text().startswith(("You draw", "You owe"))
             if not penalties:
