@@ -146,6 +146,7 @@ def test_the_phone_log_is_a_drawer_above_the_fold(new_page: Any, console: Any) -
     box = button.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 740  # reached without scrolling
     assert button.get_attribute("aria-expanded") == "false"
+    shot(page, "phone-drawer-closed")
     button.click()
     page.wait_for_function(
         "() => { const r = document.querySelector('.side').getBoundingClientRect(); "
