@@ -60,6 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_DATABASE_URL": str(folder / "e2e.db"),
             "CE_WEB_DIR": str(WEB),
             "CE_BOT_DELAY": "0.05",
+            "CE_ROUND_PAUSE_SECONDS": "20",
             "CE_BOT_WORKERS": "0",
             "CE_HASH_TIME_COST": "1",
             "CE_HASH_MEMORY_KIB": "8192",

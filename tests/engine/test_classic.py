@@ -347,3 +347,14 @@ def test_g3_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None
     game.play("5S")
     with pytest.raises(IllegalMove):
         game.play("5S")
+
+
+def test_c7_a_locked_stock_mid_match_ends_the_round_as_a_blockade() -> None:
+    """The round summary of a match round that the locked stock ended says "blockade",
+    and the match goes on to the next round."""
+    game = deal_game("classic", [["KH", "2H"], ["QH", "9H"]], stock=[], starter="5C", mode="match")
+    game.play("pass")
+    events = game.play("pass")
+    over = next(e for e in events if isinstance(e, RoundOver))
+    assert over.reason == "blockade" and over.for_seat(None)["reason"] == "blockade"
+    assert over.target == 500 and not game.is_over and game.round == 2

@@ -204,3 +204,12 @@ def test_u10_match_below_target_deals_a_new_round() -> None:
     game = deal_game("ultimate", [["5H"], ["KC"], ["3C"]])
     game.play("5H")
     assert not game.is_over and game.round == 2 and game.scores == [0, 10, 3]
+
+
+def test_u9_a_locked_stock_mid_match_ends_the_round_as_a_blockade() -> None:
+    game = deal_game("ultimate", [["3C", "KS"], ["9C", "KC"]], stock=[], starter="5D")
+    game.play("pass")
+    events = game.play("pass")
+    over = next(e for e in events if isinstance(e, RoundOver))
+    assert over.reason == "blockade" and over.seat == 0
+    assert not game.is_over and game.round == 2

@@ -199,8 +199,9 @@ class MemoryStore:
 
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: dict[str, Any]
-    ) -> None:
+    ) -> dict[int, tuple[int, int]]:
         self.finished = result
+        return {}
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         pass

@@ -85,6 +85,8 @@ def audit_every_message(client: TestClient, leaks: list[str], checked: dict[str,
                     visible |= cards_in(event.get("hands", []))
                 elif event.get("type") == "played":  # the last play of a round is public too
                     visible |= cards_in(event.get("cards", []))
+            pause = state.get("pause") or data.get("pause") or {}
+            visible |= cards_in(pause.get("summary", {}).get("hands", []))  # a round summary
             leaked = cards_in(data) - visible
             if leaked:
                 leaks.append(f"seat {seat} was sent {leaked} in {text[:300]}")
@@ -173,6 +175,11 @@ def test_a_match_with_late_watchers_and_reconnections_shows_no_hidden_card(
                 sockets[1] = stack.enter_context(client.websocket_connect(url, headers=as_(other)))
                 back = until(sockets[1], "welcome")["state"]
                 assert back["view"]["hand"] == game.view(1)["hand"]
+            if actor.rounds.active:  # between rounds: both players read the summary
+                for ws in sockets.values():
+                    ws.send_json({"type": "next_round"})
+                until(sockets[0], "pause", pause=None)
+                continue
             mover = game.current_player
             version = actor.version
             if mover in sockets:

@@ -106,6 +106,7 @@ class Room:
             node=self.node,
             max_spectators=settings.max_spectators,
             finished=self._table_finished,
+            round_pause=settings.round_pause_seconds,
         )
 
     def _join_cluster(self, redis_url: str) -> None:

@@ -85,8 +85,15 @@ class PingIn(_Client):
     t: float | None = None
 
 
+class NextRoundIn(_Client):
+    """The player has read the round summary and is ready for the next round."""
+
+    type: Literal["next_round"]
+
+
 ClientMessage = Annotated[
-    MoveIn | CallIn | ChatIn | HintIn | SyncIn | BackIn | PingIn, Field(discriminator="type")
+    MoveIn | CallIn | ChatIn | HintIn | SyncIn | BackIn | PingIn | NextRoundIn,
+    Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -201,6 +208,16 @@ class Clock(BaseModel):
     timer: int
 
 
+class Pause(BaseModel):
+    """Between rounds: the summary of the round that ended and who is still reading it."""
+
+    summary: dict[str, Any] = Field(description="the round's round_over event")
+    waiting: list[int] = Field(description='seats still to press "Next round"')
+    pressed: list[int]
+    left: float = Field(description="seconds until the table goes on by itself")
+    seconds: float
+
+
 class State(BaseModel):
     version: int
     move: str | None = None
@@ -210,6 +227,7 @@ class State(BaseModel):
     view: dict[str, Any]
     legal: list[str] = Field(default_factory=list)
     called: bool = False
+    pause: Pause | None = None
 
 
 class You(BaseModel):
@@ -233,12 +251,22 @@ class ChatOut(_Server):
     call: bool = False
 
 
+class RatingChange(BaseModel):
+    """One person's rating before and after a finished game (as people read it)."""
+
+    seat: int
+    account: int
+    before: int
+    after: int
+
+
 class Welcome(_Server):
     type: Literal["welcome"] = "welcome"
     you: You
     info: TableInfo
     state: State | None
     chat: list[ChatOut]
+    ratings: list[RatingChange] | None = None
 
 
 class StateOut(_Server):
@@ -283,8 +311,34 @@ class PongOut(_Server):
     t: float | None = None
 
 
+class PauseOut(_Server):
+    """The pause between rounds changed: someone pressed "Next round", or (``pause``
+    null) the table goes on."""
+
+    type: Literal["pause"] = "pause"
+    pause: Pause | None
+
+
+class RatingsOut(_Server):
+    """A finished game is recorded: each person's rating change (rated tables only)."""
+
+    type: Literal["ratings"] = "ratings"
+    rated: bool
+    changes: list[RatingChange]
+
+
 ServerMessage = (
-    Welcome | StateOut | TableOut | PresenceOut | ChatOut | CalledOut | HintOut | ErrorOut | PongOut
+    Welcome
+    | StateOut
+    | TableOut
+    | PresenceOut
+    | ChatOut
+    | CalledOut
+    | HintOut
+    | ErrorOut
+    | PongOut
+    | PauseOut
+    | RatingsOut
 )
 
 

@@ -61,6 +61,11 @@ class ServerSettings(BaseSettings):
         description="seconds a table socket may stay silent (the browser pings every few "
         "seconds) before the server takes the connection for dead and closes it",
     )
+    round_pause_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description='seconds a table waits between rounds for its players to press "Next round"',
+    )
     bot_delay: float = Field(
         default=0.8, description="seconds a bot pauses before its move, to feel human"
     )

@@ -33,14 +33,15 @@ async def record_game(
     rated: bool,
     seats: list[tuple[int, int | None, bool]],
     result: Mapping[str, Any],
-) -> None:
+) -> dict[int, tuple[int, int]]:
     """Add a finished game to each player's record (and rating, when the table is rated).
 
-    ``seats`` is (seat, account, left); ``ratings`` does the maths.
+    ``seats`` is (seat, account, left); ``ratings`` does the maths. Answers each
+    account's rating as people read it (``display_rating``), before and after.
     """
     placed = ratings.placings(seats, result)
     if not placed:
-        return
+        return {}
     ids = list(placed)
     rows = await _lock_records(conn, ruleset, ids)
     old = {a: _record(rows[a]) for a in ids}
@@ -51,6 +52,10 @@ async def record_game(
             .where(db.records.c.account_id == account, db.records.c.ruleset == ruleset)
             .values(**dataclasses.asdict(record))
         )
+    return {
+        a: (display_rating(old[a].mu, old[a].sigma), display_rating(r.mu, r.sigma))
+        for a, r in new.items()
+    }
 
 
 async def _lock_records(conn: AsyncConnection, ruleset: str, ids: list[int]) -> dict[int, Any]:

@@ -22,6 +22,7 @@ _OPS: dict[str, type[Any]] = {
         ops.Sync,
         ops.Back,
         ops.Ping,
+        ops.NextRound,
         ops.Sit,
         ops.Leave,
         ops.Start,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crazy_eights.engine import TIMEOUT, Game, IllegalMove, Move, MoveSyntaxError, new_game, replay
+from crazy_eights.engine.events import RoundOver
 
 from .. import db
 from ..errors import ApiError
@@ -50,8 +51,10 @@ from .ops import (
     Join,
     Joined,
     Leave,
+    NextRound,
     Op,
     Part,
+    PauseOver,
     Ping,
     Play,
     Player,
@@ -63,6 +66,7 @@ from .ops import (
     Timeout,
 )
 from .presence import Presence
+from .rounds import RoundPause, blocking, round_ended, round_just_ended
 from .seats import STANDIN_LEVEL, Seat
 from .store import ChatLine, Fenced, Status, StoreError, TableRecord, TableStore
 
@@ -98,6 +102,8 @@ class TableDeps:
     """Watchers a table lets in (its players always get in)."""
     finished: Callable[[TableActor], None] = lambda actor: None
     """Told once when the table's game is over and stored (game analysis listens)."""
+    round_pause: float = 30.0
+    """Seconds a table waits between rounds for its players to press "Next round"."""
 
 
 class TableActor:
@@ -129,6 +135,8 @@ class TableActor:
         )
         self.presence = Presence(lambda: self.submit(PresenceDue()))
         self.hints = HintDesk(deps.thinker, submit=self.submit, table_id=self.id)
+        self.rounds = RoundPause(deps.round_pause, lambda version: self.submit(PauseOver(version)))
+        self.rating_changes: dict[int, tuple[int, int]] = {}
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -150,14 +158,14 @@ class TableActor:
         async def rebuild() -> None:
             if self.status != "playing":
                 return
-            self.game = replay(self.rules, self.seed, [move for _, move in moves])
+            self.game, ended = round_just_ended(self.rules, self.seed, [m for _, m in moves])
             self.movers = [seat for seat, _ in moves]
             for seat in self.seats:
                 if seat.bot is None and not seat.left:
                     self.grace.start(seat.seat, self.deps.away_seconds)
             if self.game.is_over:
                 await self._finish()
-            else:
+            elif not self._hold_round(ended, here=lambda seat: True):  # they will be back
                 self._arm_clock()
                 self._let_bots_play()
 
@@ -170,6 +178,7 @@ class TableActor:
         self.clock.cancel()
         self.grace.cancel_all()
         self.presence.cancel()
+        self.rounds.end()
         await self.bots.cancel()
         await self.hints.cancel()
         with contextlib.suppress(TimeoutError):
@@ -254,6 +263,10 @@ class TableActor:
                 return self._on_back(op.member_id)
             case Ping():
                 return self._on_ping(op)
+            case NextRound():
+                return self._on_next_round(op.member_id)
+            case PauseOver():
+                return self._on_pause_over(op.version)
             case Sit():
                 return await self._sit(op.player, op.seat, op.code)
             case Leave():
@@ -413,6 +426,7 @@ class TableActor:
             seconds = self.deps.away_seconds if self.status == "playing" else None
             self.grace.start(member.seat, seconds)
             self.presence.seat(member.seat)
+            self._go_on_if_ready()
         if self.status in ("finished", "abandoned") and not self.members:
             self.deps.idle(self)
 
@@ -565,6 +579,8 @@ class TableActor:
             return self._error(member, "not_started", "the game has not started", seq)
         if game.is_over:
             return self._error(member, "game_over", "the game is over", seq)
+        if self.rounds.active:
+            return self._error(member, "between_rounds", "the next round has not begun", seq)
         try:
             move = Move.parse(op.move)
         except MoveSyntaxError as exc:
@@ -618,11 +634,12 @@ class TableActor:
                 seat.left = True  # never credited with what a stand-in played for them
                 await self.deps.store.save_seat(self.id, seat)
             await self._finish()
-        else:
+        elif not self._hold_round(round_ended(game, events)):
             self._arm_clock()
         self.deps.fanout.deliver(self.id, messages.state_texts(self, events, text, seat_no, ack))
         if self.status == "finished":
             self._info_changed()
+            self._to_all(messages.ratings_out(self))
             asyncio.get_running_loop().call_later(UNLOAD_AFTER, self._unload_if_idle)
         self._let_bots_play()
 
@@ -633,7 +650,7 @@ class TableActor:
     async def _finish(self) -> None:
         game = self.game
         assert game is not None and game.result is not None
-        await self.deps.store.finish(
+        self.rating_changes = await self.deps.store.finish(
             self.id, spec=self.spec, seats=self.seats, result=game.result.to_dict()
         )
         self.status = "finished"
@@ -665,7 +682,7 @@ class TableActor:
     def _let_bots_play(self) -> None:
         """If a bot is to move, let it think (off the loop) after its pause."""
         game = self.game
-        if game is None or game.is_over or self.status != "playing":
+        if game is None or game.is_over or self.status != "playing" or self.rounds.active:
             return
         seat_no = game.current_player
         if seat_no is None:
@@ -775,6 +792,48 @@ class TableActor:
         self._to_all(messages.chat_out(self.id, line, clock=messages.clock(self), call=call))
         if call:
             await self._on_call(op.member_id)
+
+    # -- between rounds (rounds.py) ---------------------------------------------------------
+
+    def _hold_round(
+        self, ended: RoundOver | None, here: Callable[[int], bool] | None = None
+    ) -> bool:
+        """Pause after the round ``ended`` (if any) when a person is ``here`` (connected,
+        unless told) to read it; True when the table now waits (no clock, no bots)."""
+        if ended is None or not blocking(self.seats, here or self.members.at):
+            return False
+        self.clock.cancel()
+        self.rounds.begin(ended, self.version)
+        return True
+
+    def _on_next_round(self, member_id: str) -> None:
+        member = self._member(member_id)
+        if member is None:
+            return
+        if member.seat is None:
+            return self._error(member, "not_seated", "spectators do not hold up the table")
+        if not self.rounds.active:
+            return self._error(member, "not_between_rounds", "no round summary is open")
+        if self.rounds.press(member.seat) and not self._go_on_if_ready():
+            self._to_all(messages.pause_out(self))
+
+    def _on_pause_over(self, version: int) -> None:
+        if self.rounds.active and self.rounds.version == version:
+            self._go_on()
+
+    def _go_on_if_ready(self) -> bool:
+        """Go on to the next round when nobody here is left to press; True if it did."""
+        if not self.rounds.active or self.rounds.waiting(self.seats, self.members.at):
+            return False
+        self._go_on()
+        return True
+
+    def _go_on(self) -> None:
+        """End the pause: the next round's clock starts and its bots may move."""
+        self.rounds.end()
+        self._arm_clock()
+        self._to_all(messages.pause_out(self))
+        self._let_bots_play()
 
 
 @dataclass(frozen=True)

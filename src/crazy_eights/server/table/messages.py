@@ -10,7 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 
-from ..protocol import ChatOut, Clock, PresenceOut, SeatInfo, State, TableInfo, Welcome, You
+from ..protocol import (
+    ChatOut,
+    Clock,
+    Pause,
+    PauseOut,
+    PresenceOut,
+    RatingChange,
+    RatingsOut,
+    SeatInfo,
+    State,
+    TableInfo,
+    Welcome,
+    You,
+)
 from .members import Member
 from .store import ChatLine
 
@@ -84,9 +97,10 @@ def presence(actor: TableActor, seats: list[int]) -> PresenceOut:
 
 
 def clock(actor: TableActor) -> Clock | None:
-    """Whose turn it is and how long they have left, while a game runs."""
+    """Whose turn it is and how long they have left, while a game runs (not between
+    rounds: no clock runs then)."""
     game = actor.game
-    if game is None or game.is_over or actor.status != "playing":
+    if game is None or game.is_over or actor.status != "playing" or actor.rounds.active:
         return None
     seat = game.current_player
     if seat is None:
@@ -122,7 +136,41 @@ def state_data(
         "view": game.view(seat, log=log),
         "legal": legal,
         "called": seat is not None and actor.seats[seat].called,
+        "pause": pause_data(actor),
     }
+
+
+def pause_data(actor: TableActor) -> Any:
+    """The pause between rounds (the same for everyone), or None."""
+    return actor.rounds.data(actor.seats, actor.members.at)
+
+
+def pause_out(actor: TableActor) -> PauseOut:
+    """The pause now: who is still to press "Next round", or null once the table goes on."""
+    data = pause_data(actor)
+    return PauseOut(
+        table=actor.id, clock=clock(actor), pause=None if data is None else Pause(**data)
+    )
+
+
+def rating_changes(actor: TableActor) -> list[RatingChange]:
+    """Each person's rating before and after the finished game (bots left out)."""
+    changes = actor.rating_changes
+    return [
+        RatingChange(
+            seat=s.seat,
+            account=s.account_id,
+            before=changes[s.account_id][0],
+            after=changes[s.account_id][1],
+        )
+        for s in actor.seats
+        if s.bot is None and s.account_id is not None and s.account_id in changes
+    ]
+
+
+def ratings_out(actor: TableActor) -> RatingsOut:
+    """The finished game's rating changes, sent once it is recorded."""
+    return RatingsOut(table=actor.id, clock=None, rated=actor.rated, changes=rating_changes(actor))
 
 
 def state_texts(
@@ -162,6 +210,7 @@ def welcome(actor: TableActor, member: Member) -> Welcome:
         info=table_info(actor, for_account=member.account_id),
         state=None if data is None else State(**data),
         chat=[chat_out(actor.id, line) for line in actor.chat.lines],
+        ratings=rating_changes(actor) if actor.rating_changes else None,
     )
 
 

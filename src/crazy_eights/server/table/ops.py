@@ -14,6 +14,7 @@ from ..protocol import (
     ClientMessage,
     HintIn,
     MoveIn,
+    NextRoundIn,
     PingIn,
     SyncIn,
 )
@@ -91,6 +92,13 @@ class Ping:
     t: float | None
 
 
+@dataclass(frozen=True)
+class NextRound:
+    """The member's seat has read the round summary ("Next round")."""
+
+    member_id: str
+
+
 # -- the lobby (answered with the table's info) ---------------------------------------
 
 
@@ -133,6 +141,13 @@ class GraceOver:
 
 
 @dataclass(frozen=True)
+class PauseOver:
+    """The pause between rounds that began at ``version`` ran out of time."""
+
+    version: int
+
+
+@dataclass(frozen=True)
 class PresenceDue:
     """Time to tell the members who came and went (see ``presence``)."""
 
@@ -170,12 +185,14 @@ Op = (
     | Sync
     | Back
     | Ping
+    | NextRound
     | Sit
     | Leave
     | Start
     | Describe
     | Timeout
     | GraceOver
+    | PauseOver
     | PresenceDue
     | BotMove
     | HintReady
@@ -200,4 +217,6 @@ def from_client(member_id: str, message: ClientMessage) -> Op:
             return Back(member_id)
         case PingIn(t=t):
             return Ping(member_id, t)
+        case NextRoundIn():
+            return NextRound(member_id)
     raise AssertionError(f"unhandled message {message!r}")

@@ -96,9 +96,10 @@ class TableStore(Protocol):
 
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
-    ) -> None:
+    ) -> dict[int, tuple[int, int]]:
         """Mark the table finished with its result and add it to the players' records
-        (once: a table already finished is left as it is)."""
+        (once: a table already finished is left as it is). Answers each account's
+        rating before and after (``stats.record_game``); empty when already finished."""
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         """Keep a chat line (without waiting for it)."""
@@ -240,7 +241,7 @@ class SqlTableStore:
 
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
-    ) -> None:
+    ) -> dict[int, tuple[int, int]]:
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 db.tables.update()
@@ -248,8 +249,8 @@ class SqlTableStore:
                 .values(status="finished", finished_at=db.now(), result=result)
             )
             if done.rowcount == 0:
-                return
-            await stats.record_game(
+                return {}
+            return await stats.record_game(
                 conn,
                 ruleset=spec.rules.ruleset,
                 rated=spec.rated,

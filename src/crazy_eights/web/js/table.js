@@ -8,6 +8,8 @@ import { lengthWords } from "./lengths.js";
 import { botBadge } from "./people.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
+import { matchEnd, RoundSummary } from "./summary.js";
+import { penaltyWhy, showNotice, Tells } from "./tells.js";
 import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
 
 const moveCard = (move) => move.split(/[:!]/)[0];
@@ -51,6 +53,10 @@ export class TableView {
     this.heard = 0; // when the socket last brought anything (performance.now())
     this.hint = null; // {version, move}: the search bot's suggestion for this position
     this.hintAsked = null; // the version a hint was asked for and not yet answered
+    this.tells = new Tells();
+    this.summary = new RoundSummary({ name: (seat) => this.name(seat), onNext: () => this.send({ type: "next_round" }) });
+    this.ratings = null;
+    this.ending = null;
     this.build();
     this.unsub = settings.onChange(() => this.render());
     this.tick = setInterval(() => this.updateTimers(), 250);
@@ -69,6 +75,7 @@ export class TableView {
     this.unsub();
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("resize", this.onResize);
+    this.summary.hide();
     if (this.ws) this.ws.close();
   }
 
@@ -150,6 +157,7 @@ export class TableView {
         this.info = msg.info;
         this.you = msg.you;
         this.chat = (msg.chat || []).map((c) => ({ ...c }));
+        this.ratings = msg.ratings ? { rated: msg.info.rated, changes: msg.ratings } : this.ratings;
         this.pending = false;
         this.setState(msg.state, true);
         this.renderChat();
@@ -184,6 +192,14 @@ export class TableView {
       case "hint":
         this.showHint(msg);
         break;
+      case "pause":
+        if (this.state) this.state.pause = msg.pause;
+        this.render();
+        break;
+      case "ratings":
+        this.ratings = msg;
+        if (this.ending) this.ending.ratings(msg);
+        break;
       case "error":
         this.pending = false;
         this.unanswered = null;
@@ -207,8 +223,12 @@ export class TableView {
     if (fresh) {
       this.log = [];
       const events = state && state.view && state.view.log ? state.view.log : [];
+      this.tells.reset();
+      for (const ev of events) this.tells.note(ev);
       for (const ev of events) this.addLog(ev);
       dealNow = this.dealIsNews(state, events);
+    } else if (state) {
+      for (const ev of state.events || []) this.tells.note(ev);
     }
     this.render();
     // the deal is drawn onto the table as it is: after the first render, so it is seen
@@ -239,8 +259,9 @@ export class TableView {
     return this.mySeat === null ? 0 : this.mySeat;
   }
 
+  /** Your legal moves now (none while a move is on its way or between rounds). */
   get legal() {
-    return this.state && !this.pending ? this.state.legal || [] : [];
+    return this.state && !this.pending && !this.state.pause ? this.state.legal || [] : [];
   }
 
   name(seat) {
@@ -298,6 +319,8 @@ export class TableView {
     el.mute = h("button", { class: "icon-btn", type: "button", onclick: () => settings.set({ muted: !settings.get().muted }) });
     el.leave = h("button", { class: "btn small ghost", type: "button", text: "Leave", onclick: () => this.leave() });
     el.conn = h("span", { class: "conn", text: "Reconnecting\u2026", hidden: true });
+    // on a phone the log, scores and chat are a drawer opened from the table's top line
+    el.drawer = h("button", { class: "btn small drawer-btn", type: "button", text: "Log & chat", "aria-controls": "table-side", "aria-expanded": "false", onclick: () => this.toggleDrawer() });
     // opponents sit around the table in playing order (clockwise): up your left side,
     // across the top, down your right side
     el.oppLeft = h("div", { class: "opponents opp-left", role: "list", "aria-label": "Players on your left" });
@@ -327,7 +350,7 @@ export class TableView {
     el.actions = h("div", { class: "actions" }, el.hintBtn, el.drawBtn, el.pass, el.lastCard, el.sort);
     el.hand = h("div", { class: "hand", role: "toolbar", "aria-label": "Your hand", "aria-orientation": "horizontal" });
     el.felt = h("div", { class: "felt" },
-      h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.mute, el.help, el.leave),
+      h("div", { class: "topline" }, el.title, el.conn, h("span", { class: "spacer" }), el.drawer, el.mute, el.help, el.leave),
       el.opponents, el.status, el.waiting,
       el.meRow = h("div", { class: "me-row" }, el.me, el.actions), el.hand);
     el.score = h("section", { class: "panel scoreboard", "aria-label": "Scoreboard" });
@@ -335,17 +358,26 @@ export class TableView {
     el.chatList = h("ol", { class: "chat-list", "aria-live": "polite", "aria-label": "Chat messages" });
     el.chatInput = h("input", { type: "text", maxlength: "200", placeholder: "Say something\u2026", "aria-label": "Chat message" });
     el.chatForm = h("form", { class: "chat-form", onsubmit: (e) => this.sendChat(e) }, el.chatInput, h("button", { class: "btn small", type: "submit", text: "Send" }));
-    el.side = h("aside", { class: "side" },
+    el.side = h("aside", { class: "side", id: "table-side", "aria-label": "Scores, events and chat" },
+      h("button", { class: "btn small drawer-close", type: "button", text: "Close", onclick: () => this.toggleDrawer(false) }),
       el.score,
       h("section", { class: "panel" }, h("h2", { text: "Events" }), el.log),
       h("section", { class: "panel chat" }, h("h2", { text: "Chat" }), el.chatList, el.chatForm));
     el.coach = h("div", { class: "coach", hidden: true, role: "note" });
-    this.root.replaceChildren(h("div", { class: "table-page" }, el.felt, el.side), el.coach);
+    el.page = h("div", { class: "table-page" }, el.felt, el.side);
+    this.root.replaceChildren(el.page, el.coach);
     this.bindDrag();
     el.discard.addEventListener("click", () => this.selected && this.play(this.selected));
     el.stock.innerHTML = backSVG();
     el.stock.append(el.stockCount);
     this.render();
+  }
+
+  /** Open or close the phone's drawer of scores, events and chat. */
+  toggleDrawer(open = !this.el.page.classList.contains("drawer-open")) {
+    this.el.page.classList.toggle("drawer-open", open);
+    this.el.drawer.setAttribute("aria-expanded", String(open));
+    if (open) this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
   // -- drawing ----------------------------------------------------------------------------
@@ -379,13 +411,14 @@ export class TableView {
     }
     el.actions.hidden = this.mySeat === null;
     el.felt.dataset.version = String(this.state.version);
-    el.felt.dataset.turn = v.over ? "over" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
+    el.felt.dataset.turn = v.over ? "over" : this.state.pause ? "pause" : v.current === this.mySeat && this.mySeat !== null ? (this.pending ? "sent" : "me") : "other";
     this.renderPlayers();
     this.renderCenter();
     this.renderHand();
     this.renderActions();
     this.renderScore();
     this.renderStatus();
+    this.renderPause();
     this.updateTimers();
   }
 
@@ -455,6 +488,7 @@ export class TableView {
       h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
       h("div", { class: "pinfo" },
         h("div", { class: "pname", text: this.name(seat) }),
+        this.tells.badge(seat, settings.get()),
         h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : null, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
       fan,
@@ -664,6 +698,11 @@ export class TableView {
       el.status.textContent = "The game is over.";
       return;
     }
+    if (this.state.pause) {
+      el.status.classList.remove("mine");
+      el.status.textContent = "Round over: the next round starts when everyone is ready.";
+      return;
+    }
     if (v.current === this.mySeat && this.mySeat !== null) {
       const legal = this.legal;
       let text = "Your turn";
@@ -719,6 +758,7 @@ export class TableView {
 
   updateTimers() {
     for (const c of this.root.querySelectorAll(".away-countdown")) c.textContent = awayText(Number(c.dataset.until));
+    this.summary.tick();
     if (!this.clock || !this.view || this.view.over) {
       for (const t of this.root.querySelectorAll(".timer")) t.hidden = true;
       return;
@@ -753,8 +793,8 @@ export class TableView {
       case "declared": return `${who} name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.suit]}.`;
       case "played": return `${who} play${ev.seat === this.mySeat ? "" : "s"} the ${cards}${ev.declared ? ` and name${ev.seat === this.mySeat ? "" : "s"} ${SUIT_NAMES[ev.declared]}` : ""}${ev.lead ? " to lead" : ""}.`;
       case "last_card": return `${who} call${ev.seat === this.mySeat ? "" : "s"} \u201clast card!\u201d${ev.auto ? " (automatic)" : ""}`;
-      case "penalty": if (!n) return `${who} should draw penalty cards, but the stock is empty.`;
-        return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"}${ev.reason === "last_card" ? " for not calling last card" : ""}${cards ? `: ${cards}` : ""}.`;
+      case "penalty": if (!n) return `${who} should draw penalty cards for ${penaltyWhy(ev)}, but the stock is empty.`;
+        return `${who} draw${ev.seat === this.mySeat ? "" : "s"} ${n} penalty card${n === 1 ? "" : "s"} for ${penaltyWhy(ev)}${cards ? `: ${cards}` : ""}.`;
       case "skipped": return `${who} ${ev.seat === this.mySeat ? "are" : "is"} skipped.`;
       case "direction": return `Play now goes ${ev.direction === -1 ? "counter-clockwise" : "clockwise"}.`;
       case "reshuffled": return `The discards are shuffled into a new stock (${ev.count} cards).`;
@@ -842,6 +882,7 @@ export class TableView {
         });
         delay += 120;
       } else if (ev.type === "drew" || ev.type === "penalty") {
+        if (ev.type === "penalty") this.penaltyNotice(ev);
         const to = this.seatRect(ev.seat, before);
         const n = Math.min(ev.count || 1, 6);
         const mine = ev.seat === this.mySeat && ev.cards;
@@ -852,7 +893,10 @@ export class TableView {
           if (target) fx.fly(backSVG(), stock, target, { delay: delay + i * 90 }).then(() => (mine ? sound.flip() : i === n - 1 && sound.thud()));
         }
         delay += 90 * n;
+      } else if (ev.type === "false_call") {
+        this.penaltyNotice(ev);
       } else if (ev.type === "picked_up") {
+        if (penaltyWhy(ev)) this.penaltyNotice(ev);
         sound.slide(secs(delay));
         sound.thud();
       } else if (ev.type === "round" || ev.type === "game") {
@@ -927,7 +971,27 @@ export class TableView {
     for (const b of this.el.hand.querySelectorAll(`[data-card="${card}"]`)) b.classList.remove("dealing");
   }
 
+  /** A penalty as a notice on the felt: who pays and why (the log line says it too). */
+  penaltyNotice(ev) {
+    const n = ev.count || (ev.cards ? ev.cards.length : 0);
+    const who = this.name(ev.seat);
+    const mine = ev.seat === this.mySeat;
+    let text = `${who} ${mine ? "draw" : "draws"} ${n} for ${penaltyWhy(ev)}`;
+    if (ev.type === "false_call") text = `False call by ${who}!`;
+    else if (!n) text = `${who} ${mine ? "owe" : "owes"} a penalty for ${penaltyWhy(ev)}; the stock is empty`;
+    showNotice(this.el.felt, text);
+  }
+
+  /** Between rounds: the summary stays until the server says the table goes on. */
+  renderPause() {
+    const pause = this.state && this.state.pause;
+    if (!pause || !this.view || this.view.over) return this.summary.hide();
+    const s = settings.get();
+    this.summary.show(pause, { mySeat: this.mySeat, ruleset: this.view.ruleset, cards: { face: s.face, fourColor: s.fourColor, label: false } });
+  }
+
   roundSummary(ev) {
+    if (this.state && this.state.pause) return; // the summary overlay shows it
     const lines = (ev.points || []).map((pts, seat) => `${this.name(seat)}: ${pts} in hand`);
     toast(`${this.describe(ev)} ${lines.join(" \u00b7 ")}`);
   }
@@ -938,22 +1002,11 @@ export class TableView {
     const won = r.winner !== null && r.winner === this.mySeat;
     if (won || r.winner !== null) sound.fanfare();
     fx.confetti();
-    const points = r.points || [];
+    this.summary.hide();
     const unit = v.ruleset === "countdown" ? "number" : v.ruleset === "cycles" ? "hand value" : v.ruleset === "ultimate" ? "penalty points" : "points";
-    const body = h("div", { class: "victory-body" },
-      h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${this.name(r.winner)} wins.` }),
-      h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: this.name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
-      h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason || ""}` }));
-    const choice = await modal({
-      title: won ? "Victory!" : "Game over",
-      body,
-      className: "victory",
-      buttons: [
-        this.mySeat !== null ? { text: "Play again", value: "again", class: "btn primary" } : null,
-        { text: "Replay", value: "replay", class: "btn" },
-        { text: "Lobby", value: "lobby", class: "btn" },
-      ],
-    });
+    this.ending = matchEnd({ view: v, name: (seat) => this.name(seat), mySeat: this.mySeat, ratings: this.ratings, unit });
+    const choice = await this.ending.choice;
+    this.ending = null;
     if (choice === "again") this.playAgain();
     else if (choice === "replay") this.navigate(`#/replay/${this.id}`);
     else if (choice === "lobby") this.navigate("#/");
