@@ -204,6 +204,7 @@ class Player:
             {
                 **state,
                 "move": None,
+                "pause": None,  # the summary of a round that is over: every hand, face up
                 "events": events,
                 "view": {k: v for k, v in view.items() if k != "log"},
             }

@@ -169,8 +169,11 @@ def serve(
         proxy_headers=False,
         log_level=log_level,
         ws_max_size=65536,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        # The heartbeat: every socket is pinged (WebSocket ping frames, which browsers and
+        # socket libraries answer by themselves); one that does not answer is closed, so a
+        # dead connection is noticed within the heartbeat's time.
+        ws_ping_interval=settings.heartbeat_seconds / 2,
+        ws_ping_timeout=settings.heartbeat_seconds / 2,
         ws_per_message_deflate=ws_deflate,
         timeout_graceful_shutdown=SHUTDOWN_WAIT,
     )

@@ -58,8 +58,8 @@ class ServerSettings(BaseSettings):
     heartbeat_seconds: float = Field(
         default=10.0,
         gt=0,
-        description="seconds a table socket may stay silent (the browser pings every few "
-        "seconds) before the server takes the connection for dead and closes it",
+        description="the heartbeat: every socket is sent a WebSocket ping each half of "
+        "this, and one that has not answered within the other half is closed as dead",
     )
     round_pause_seconds: float = Field(
         default=30.0,

@@ -3,7 +3,6 @@ messages to the table's actor. Nothing a client sends can raise inside a table."
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -23,7 +22,6 @@ BURST = 40.0
 MAX_BAD = 20  # malformed messages (draining one every 5 s) before the socket is closed
 MAX_FLOOD = 40  # rate-limited messages (draining at RATE / 2) before the socket is closed
 TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
-SILENT = 4008  # close code: nothing heard for the heartbeat's time; the connection is dead
 
 router = APIRouter()
 
@@ -74,7 +72,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
             await conn.finish(joined.close_code, joined.reason)
             return
         try:
-            await _serve(ws, conn, member, table, table_id, room.settings.heartbeat_seconds)
+            await _serve(ws, conn, member, table, table_id)
         finally:
             with contextlib.suppress(RuntimeError):
                 table.submit(Part(member.id))
@@ -90,22 +88,18 @@ def opener(ws: WebSocket, account_id: int | None) -> str:
 
 
 async def _serve(
-    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str, heartbeat: float
+    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str
 ) -> None:
     """Read the socket until it closes: limits, parsing, and operations to the table.
 
-    A socket silent for ``heartbeat`` seconds (the browser pings every few) is a dead
-    connection, a closed laptop or a lost network: it is closed, so the table notices
-    the player's absence within seconds rather than when TCP gives up.
+    A dead connection (a closed laptop, a lost network) is closed by the server's
+    heartbeat, WebSocket pings that go unanswered (``serve``'s ``heartbeat_seconds``),
+    and then ends this loop like any other close.
     """
     guard = Guard(rate=RATE, burst=BURST, max_flood=MAX_FLOOD, max_bad=MAX_BAD)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            try:
-                message = await asyncio.wait_for(ws.receive(), heartbeat)
-            except TimeoutError:
-                await conn.finish(SILENT, f"nothing heard for {heartbeat:g} s")
-                return
+            message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
             raw = message.get("text")

@@ -13,7 +13,7 @@ import { penaltyWhy, showNotice, Tells } from "./tells.js";
 import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
 
 const moveCard = (move) => move.split(/[:!]/)[0];
-const HEARTBEAT_MS = 3000; // a ping this often (the server closes a socket silent for 10 s)
+const HEARTBEAT_MS = 3000; // a ping this often, to notice a server that stopped answering
 const SILENT_MS = 12000; // nothing heard for this long: the connection is dead, reconnect
 
 /** The countdown on an absent player's seat: seconds until a stand-in bot plays it. */
@@ -116,9 +116,9 @@ export class TableView {
     };
   }
 
-  /** Ping every few seconds: the server takes a silent socket for a dead one (and the
-   * seat for away), and a socket that brings nothing back for long is closed here and
-   * reconnected. */
+  /** Ping every few seconds: a socket that brings nothing back for long is taken for
+   * dead here, closed and reconnected. (The server's own heartbeat is WebSocket ping
+   * frames, which the browser answers by itself.) */
   heartbeat() {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
