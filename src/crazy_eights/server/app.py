@@ -24,11 +24,12 @@ if TYPE_CHECKING:
     from .cluster.node import ClusterNode
 
 from ..extras import require
-from . import auth, db, lobby, sockets, stats
+from . import auth, db, lobby, match_api, sockets, stats
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .errors import ApiError
+from .matchmaking import Matchmaker, MemoryQueueStore
 from .messages import http_error, readable
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
@@ -89,6 +90,12 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.matchmaker = Matchmaker(
+            store=MemoryQueueStore(),
+            bus=self.lobby.bus,
+            make_table=match_api.table_maker(self),
+            window=settings.match_window_seconds,
+        )
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
@@ -139,6 +146,7 @@ class Room:
         await self.passwords.start()
         self.writer.start()
         restored = await self.tables.restore()
+        self.matchmaker.start()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
 
@@ -167,6 +175,7 @@ class Room:
     async def close(self) -> None:
         """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
         self.draining = True
+        await self.matchmaker.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         await self.tables.close()
         log.info("closing: writing what is queued for the database")
@@ -249,7 +258,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     add_error_handlers(app)
 
-    for router in (auth.router, lobby.router, stats.router, sockets.router):
+    for router in (auth.router, lobby.router, match_api.router, stats.router, sockets.router):
         app.include_router(router)
 
     @app.get("/api/health", tags=["meta"])
