@@ -38,7 +38,7 @@ router = APIRouter(tags=["matchmaking"])
 class JoinQueue(BaseModel):
     ruleset: str = "classic"
     players: int | None = Field(default=None, ge=2, le=11, description="default: the ruleset's")
-    length: Length = "match"
+    length: Length = "round"
 
 
 def table_maker(room: Room) -> Any:

@@ -8,8 +8,9 @@ people seated and bots in the other seats.
 Ratings (openskill ordinals, ``mu - 3 sigma``, the leaderboards' order) decide two things:
 
 - who meets whom: a full table forms at once only from people within ``SPREAD`` ordinal
-  points of the longest-waiting one; when the window closes, that person is seated with
-  the closest-rated people waiting (so a long queue splits into tables of close ratings);
+  points of the one who waited longest; when someone's window closes, they are
+  seated with everyone waiting if all fit at one table, and otherwise the queue is cut by
+  rating into as few tables as it needs and they get their share;
 - the bots' level, from the people's mean ordinal: below ``HARD_FROM`` (a newcomer has 0,
   shown as 1000) "heuristic" (Medium), from it "ismcts" (Hard).
 
@@ -159,16 +160,33 @@ def _next_group(
     pending: list[Ticket], players: int, now: float, window: float
 ) -> list[Ticket] | None:
     for first in pending:
-        others = sorted(
-            (t for t in pending if t is not first),
+        close = sorted(
+            (t for t in pending if t is not first and abs(t.rating - first.rating) <= SPREAD),
             key=lambda t: (abs(t.rating - first.rating), _age(t)),
         )
-        close = [t for t in others if abs(t.rating - first.rating) <= SPREAD]
         if len(close) + 1 >= players:
-            return [first, *close[: players - 1]]
+            return sorted([first, *close[: players - 1]], key=_age)
         if now >= first.joined + window:
-            return [first, *others[: players - 1]]
+            return sorted(_rating_share(first, pending, players), key=_age)
     return None
+
+
+def _rating_share(first: Ticket, pending: list[Ticket], players: int) -> list[Ticket]:
+    """``first``'s table when its window closes: everyone waiting when they fit at one
+    table; from a longer queue, ``first``'s share of it cut by rating into as few tables
+    as it needs, of sizes as even as can be."""
+    if len(pending) <= players:
+        return list(pending)
+    ordered = sorted(pending, key=lambda t: (t.rating, _age(t)))
+    tables = -(-len(ordered) // players)
+    size, extra = divmod(len(ordered), tables)
+    start = 0
+    for n in range(tables):
+        end = start + size + (1 if n < extra else 0)
+        if first in ordered[start:end]:
+            return ordered[start:end]
+        start = end
+    raise AssertionError("first is waiting")
 
 
 def bot_level(ratings: Sequence[float]) -> str:
