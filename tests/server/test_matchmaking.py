@@ -4,12 +4,14 @@ once, a long queue cut by rating; cancel, play now and a dropped socket leave no
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server import create_app, db, matchmaking
 from crazy_eights.server.matchmaking import (
@@ -67,8 +69,6 @@ def test_the_store_keeps_one_ticket_per_account_and_takes_groups_whole() -> None
         assert [t.id for t in await store.waiting(KEY)] == ["q1", "q2"]
         assert await store.take([first])
         assert [t.id for t in await store.waiting(KEY)] == ["q2"]
-
-    import asyncio
 
     asyncio.run(run())
 
@@ -224,9 +224,9 @@ def test_bad_requests_get_clear_errors_and_change_nothing(room_client: TestClien
     assert again.status_code == 201  # the same queue twice: the same ticket
     other = join(client, token, ruleset="classic")
     assert (other.status_code, other.json()["error"]) == (409, "already_queued")
-    with client.websocket_connect("/ws/match") as ws:
-        with pytest.raises(Exception):  # noqa: B017 - closed 4001 for a signed-out socket
-            ws.receive_json()
+    with client.websocket_connect("/ws/match") as ws, pytest.raises(WebSocketDisconnect) as shut:
+        ws.receive_json()
+    assert shut.value.code == 4001
 
 
 def test_the_table_limit_holds_in_the_queue(fast_settings: SettingsFactory) -> None:
