@@ -65,6 +65,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_HASH_MEMORY_KIB": "8192",
             # every browser of the session signs up from 127.0.0.1
             "CE_SIGNUP_LIMIT": "100000",
+            # quick play's queue waits 5 s for more people (10 s by default)
+            "CE_MATCH_WINDOW_SECONDS": "5",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:
