@@ -75,10 +75,8 @@ def test_people_pressing_play_together_land_at_one_table(
     assert console.errors == []
 
 
-def test_one_who_cancels_leaves_nothing_behind(
-    new_page: Any, console: Any, server: str
-) -> None:
-    (page, name), = players(new_page, 1)
+def test_one_who_cancels_leaves_nothing_behind(new_page: Any, console: Any, server: str) -> None:
+    ((page, name),) = players(new_page, 1)
     press_play(page, "countdown", "match")
     panel = page.locator(".queue-panel")
     panel.wait_for()
@@ -93,7 +91,7 @@ def test_one_who_cancels_leaves_nothing_behind(
 
 
 def test_play_now_with_bots_deals_at_once(new_page: Any, console: Any) -> None:
-    (page, name), = players(new_page, 1)
+    ((page, _),) = players(new_page, 1)
     press_play(page, "classic", "round")
     page.locator(".queue-panel").get_by_role("button", name="Play now with bots").click()
     table_id(page)

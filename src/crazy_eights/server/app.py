@@ -29,7 +29,7 @@ from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .errors import ApiError
-from .matchmaking import Matchmaker, MemoryQueueStore
+from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
 from .messages import http_error, readable
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
@@ -91,7 +91,7 @@ class Room:
             self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
         self.matchmaker = Matchmaker(
-            store=MemoryQueueStore(),
+            store=self._queue_store(),
             bus=self.lobby.bus,
             make_table=match_api.table_maker(self),
             window=settings.match_window_seconds,
@@ -125,6 +125,14 @@ class Room:
         self.tables = ClusterTables(
             self._deps, store=self.store, leases=cluster.leases, router=cluster.router
         )
+
+    def _queue_store(self) -> QueueStore:
+        """Quick play's queue: this process's own, or the cluster's in Redis."""
+        if self.cluster is None:
+            return MemoryQueueStore()
+        from .cluster.matchqueue import RedisQueueStore
+
+        return RedisQueueStore(self.cluster.redis)
 
     def _deps(self) -> TableDeps:
         return self.table_deps

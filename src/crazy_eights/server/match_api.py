@@ -169,7 +169,7 @@ async def match_socket(ws: WebSocket) -> None:
         await updates.aclose()  # type: ignore[attr-defined]
         await _finish(ws, mm, account.id)
         return
-    mm.socket_opened(account.id)
+    await mm.socket_opened(account.id)
     reader = asyncio.create_task(answer_pings(ws))
     try:
         await ws.send_text((await mm.state(ticket.key)).model_dump_json())
@@ -180,7 +180,7 @@ async def match_socket(ws: WebSocket) -> None:
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader
-        mm.socket_closed(account.id, ticket)
+        await mm.socket_closed(ticket)
 
 
 async def _forward(

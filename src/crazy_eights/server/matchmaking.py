@@ -96,6 +96,10 @@ class QueueStore(Protocol):
     async def matched(self, account: int) -> str | None:
         """The table the account was seated at by a recent match."""
 
+    async def sockets(self, account: int, change: int) -> int:
+        """Count the account's open match sockets up or down by ``change`` (on every
+        process); the count after it."""
+
 
 class MemoryQueueStore:
     """The queues of one process."""
@@ -103,6 +107,7 @@ class MemoryQueueStore:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._tickets: dict[int, Ticket] = {}
         self._matched: dict[int, tuple[str, float]] = {}
+        self._sockets: Counter[int] = Counter()
         self._clock = clock
 
     async def add(self, ticket: Ticket) -> Ticket:
@@ -133,6 +138,13 @@ class MemoryQueueStore:
     async def matched(self, account: int) -> str | None:
         found = self._matched.get(account)
         return found[0] if found and found[1] > self._clock() else None
+
+    async def sockets(self, account: int, change: int) -> int:
+        self._sockets[account] += change
+        count = self._sockets[account]
+        if count <= 0:
+            del self._sockets[account]
+        return max(0, count)
 
 
 def _age(ticket: Ticket) -> tuple[float, str]:
@@ -211,7 +223,6 @@ class Matchmaker:
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _task: asyncio.Task[None] | None = None
-    _sockets: Counter[int] = field(default_factory=Counter)
     _drops: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def join(self, ticket: Ticket) -> Ticket:
@@ -316,22 +327,23 @@ class Matchmaker:
 
     # -- sockets ---------------------------------------------------------------------------
 
-    def socket_opened(self, account: int) -> None:
-        self._sockets[account] += 1
+    async def socket_opened(self, account: int) -> None:
+        await self.store.sockets(account, +1)
 
-    def socket_closed(self, account: int, ticket: Ticket) -> None:
-        """The account's socket went away: cancel its ticket unless one is back within
-        ``DROP_GRACE`` seconds."""
-        self._sockets[account] -= 1
-        if self._sockets[account] <= 0:
-            del self._sockets[account]
+    async def socket_closed(self, ticket: Ticket) -> None:
+        """The person's socket went away: cancel their ticket unless one of theirs is
+        open again within ``DROP_GRACE`` seconds (on any process)."""
+        if await self.store.sockets(ticket.account, -1) == 0:
             task = asyncio.create_task(self._drop_later(ticket))
             self._drops.add(task)
             task.add_done_callback(self._drops.discard)
 
     async def _drop_later(self, ticket: Ticket) -> None:
         await asyncio.sleep(DROP_GRACE)
-        if self._sockets[ticket.account] == 0 and await self.store.of(ticket.account) == ticket:
+        if (
+            await self.store.sockets(ticket.account, 0) == 0
+            and await self.store.of(ticket.account) == ticket
+        ):
             with contextlib.suppress(ApiError):
                 await self.cancel(ticket.account)
 
