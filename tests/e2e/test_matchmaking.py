@@ -76,11 +76,15 @@ def test_people_pressing_play_together_land_at_one_table(
 
 
 def test_one_who_cancels_leaves_nothing_behind(new_page: Any, console: Any, server: str) -> None:
-    ((page, name),) = players(new_page, 1)
+    page = new_page(390, 800)  # a phone
+    sign_in_as_guest(page)
+    name = page.locator(".me-name").text_content()
     press_play(page, "countdown", "match")
     panel = page.locator(".queue-panel")
     panel.wait_for()
     assert "Finding players: Countdown, short match" in panel.inner_text()
+    assert panel.get_by_role("button", name="Cancel").is_visible()
+    shot(page, "queue-waiting-phone")
     panel.get_by_role("button", name="Cancel").click()
     panel.wait_for(state="detached")
     page.wait_for_timeout(6_500)  # past the window: no table is made for them
