@@ -242,3 +242,14 @@ def test_quick_play_at_once_honours_the_length(room_client: TestClient) -> None:
     body = {"ruleset": "classic", "length": "round"}
     table = room_client.post("/api/quickplay", json=body, headers=as_(token)).json()
     assert table["rules"]["mode"] == "single"
+
+
+def test_joining_over_and_over_is_throttled(room_client: TestClient) -> None:
+    _, token = guest(room_client)
+    for _ in range(6):
+        assert join(room_client, token, ruleset="classic").status_code == 201
+        assert room_client.delete("/api/match", headers=as_(token)).status_code == 204
+    answer = join(room_client, token, ruleset="classic")
+    assert (answer.status_code, answer.json()["error"]) == (429, "throttled")
+    assert answer.headers["retry-after"] == "2"
+    assert room_client.get("/api/match", headers=as_(token)).status_code == 404

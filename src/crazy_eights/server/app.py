@@ -80,6 +80,7 @@ class Room:
             },
         )
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
+        self.match_joins = KeyedBuckets(match_api.JOIN_RATE, burst=match_api.JOIN_BURST)
         self.draining = False
         self.cluster: ClusterNode | None = None
         if settings.redis_url:

@@ -25,7 +25,7 @@ from .matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
 from .protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
 from .ratings import MODEL, ordinal
 from .security import origin_allowed
-from .sockets import opener
+from .sockets import TRY_AGAIN, opener
 from .table.ops import Describe, Player
 from .table.store import Spec
 
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from .app import Room
 
 router = APIRouter(tags=["matchmaking"])
+
+JOIN_RATE = 0.5  # joins a second an account may make (each tells everyone waiting)
+JOIN_BURST = 6.0
 
 
 class JoinQueue(BaseModel):
@@ -107,6 +110,13 @@ async def join_queue(body: JoinQueue, account: CurrentAccount, request: Request)
         key,
         mm.clock(),
     )
+    if not room.match_joins.take(str(account.id)):
+        raise ApiError(
+            429,
+            "throttled",
+            "you joined the queue too often: wait a few seconds",
+            headers={"Retry-After": str(round(1 / JOIN_RATE))},
+        )
     held = await mm.join(ticket)
     out = await _ticket_out(mm, held)
     if await mm.store.of(account.id) is not None:
@@ -194,7 +204,11 @@ async def _forward(
             done, _ = await asyncio.wait({nxt, reader}, return_when=asyncio.FIRST_COMPLETED)
             if reader in done:
                 return
-            message = nxt.result()
+            try:
+                message = nxt.result()
+            except StopAsyncIteration:  # fell far behind the queue's news: reconnect
+                await ws.close(TRY_AGAIN)
+                return
             if message.get("type") == "matched" and account in message.get("accounts", ()):
                 await ws.send_text(MatchedOut(table=message["table"]).model_dump_json())
                 await ws.close(1000)

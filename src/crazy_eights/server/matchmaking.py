@@ -27,9 +27,9 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from .bus import Bus
 from .errors import ApiError
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SPREAD = 5.0  # ordinal points (200 shown rating points) a full table may span at once
 HARD_FROM = 8.0  # mean ordinal (1320 shown) from which the bots are "ismcts"
 DROP_GRACE = 3.0  # seconds a ticket outlives its last socket (a reload keeps it)
+COALESCE = 0.2  # seconds over which a queue's changes are told in one message
 POLL = 1.0  # seconds between looks at the queues (other processes' joins included)
 MATCHED_KEEP = 120.0  # seconds a process remembers where a matched account was seated
 
@@ -223,7 +224,8 @@ class Matchmaker:
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _task: asyncio.Task[None] | None = None
-    _drops: set[asyncio.Task[None]] = field(default_factory=set)
+    _later: set[asyncio.Task[None]] = field(default_factory=set)
+    _dirty: set[QueueKey] = field(default_factory=set)
 
     async def join(self, ticket: Ticket) -> Ticket:
         """Queue a person (their ticket already waiting elsewhere: 409 ``already_queued``)
@@ -270,7 +272,21 @@ class Matchmaker:
         )
 
     async def publish(self, key: QueueKey) -> None:
+        """Tell the queue's state soon: changes within ``COALESCE`` seconds are told in
+        one message, so people joining and leaving fast cost the others little."""
+        if key not in self._dirty:
+            self._dirty.add(key)
+            self._run_later(self._publish_later(key))
+
+    async def _publish_later(self, key: QueueKey) -> None:
+        await asyncio.sleep(COALESCE)
+        self._dirty.discard(key)
         self.bus.publish(key.topic, (await self.state(key)).model_dump(mode="json"))
+
+    def _run_later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
 
     async def settle(self, key: QueueKey) -> None:
         """Seat every group the queue can seat now."""
@@ -301,7 +317,7 @@ class Matchmaker:
         self._task = asyncio.create_task(self._tick())
 
     async def stop(self) -> None:
-        for task in [self._task, *self._drops]:
+        for task in [self._task, *list(self._later)]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):
@@ -334,9 +350,7 @@ class Matchmaker:
         """The person's socket went away: cancel their ticket unless one of theirs is
         open again within ``DROP_GRACE`` seconds (on any process)."""
         if await self.store.sockets(ticket.account, -1) == 0:
-            task = asyncio.create_task(self._drop_later(ticket))
-            self._drops.add(task)
-            task.add_done_callback(self._drops.discard)
+            self._run_later(self._drop_later(ticket))
 
     async def _drop_later(self, ticket: Ticket) -> None:
         await asyncio.sleep(DROP_GRACE)
