@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,7 +15,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server import create_app, db, matchmaking
+from crazy_eights.server.bus import MemoryBus
 from crazy_eights.server.matchmaking import (
+    Matchmaker,
     MemoryQueueStore,
     QueueKey,
     Ticket,
@@ -69,6 +72,41 @@ def test_the_store_keeps_one_ticket_per_account_and_takes_groups_whole() -> None
         assert [t.id for t in await store.waiting(KEY)] == ["q1", "q2"]
         assert await store.take([first])
         assert [t.id for t in await store.waiting(KEY)] == ["q2"]
+
+    asyncio.run(run())
+
+
+def test_the_matchmaker_seats_a_group_once_and_keeps_it_waiting_if_seating_fails() -> None:
+    async def run() -> None:
+        now = [0.0]
+        made: list[tuple[list[str], str]] = []
+        broken = [True]
+
+        async def make(key: QueueKey, group: Sequence[Ticket], level: str) -> str:
+            if broken[0]:
+                raise RuntimeError("the database is away")
+            made.append(([t.id for t in group], level))
+            return "t_1"
+
+        bus = MemoryBus()
+        heard = bus.subscribe(KEY.topic)
+        store = MemoryQueueStore()
+        mm = Matchmaker(store, bus, make, window=1.0, clock=lambda: now[0])
+        await mm.join(ticket(1))
+        await mm.join(ticket(2, rating=10.0))
+        now[0] = 1.0
+        await mm.settle(KEY)
+        assert [t.id for t in await store.waiting(KEY)] == ["q1", "q2"]
+        broken[0] = False
+        await mm.settle(KEY)
+        await mm.settle(KEY)
+        assert made == [(["q1", "q2"], "heuristic")]
+        assert await store.waiting(KEY) == []
+        assert await store.matched(2) == "t_1"
+        while (message := await asyncio.wait_for(anext(heard), 1))["type"] != "matched":
+            assert message["type"] == "queue"
+        assert message == {"type": "matched", "accounts": [1, 2], "table": "t_1"}
+        await mm.stop()
 
     asyncio.run(run())
 

@@ -294,7 +294,10 @@ class Matchmaker:
             waiting = await self.store.waiting(key)
             for group in groups(waiting, key.players, self.clock(), self.window):
                 if await self.store.take(group):
-                    await self._seat(key, group)
+                    try:
+                        await self._seat(key, group)
+                    except Exception:  # they wait again; the timer tries once more
+                        log.exception("could not seat %d people from %s", len(group), key)
             if waiting:
                 await self.publish(key)
 
@@ -328,18 +331,25 @@ class Matchmaker:
         """Settle each queue when its window closes (and look at least every ``POLL``
         seconds, for joins made by other processes)."""
         while True:
-            delay = POLL
-            for key in await self.store.keys():
-                try:
-                    await self.settle(key)
-                except Exception:
-                    log.exception("could not seat the queue %s", key)
-                waiting = await self.store.waiting(key)
-                if waiting:
-                    delay = min(delay, waiting[0].joined + self.window - self.clock())
+            try:
+                delay = await self._settle_all()
+            except Exception:  # the store unreachable for a moment: look again soon
+                log.exception("could not look at the queues")
+                delay = POLL
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(0.05, delay))
+
+    async def _settle_all(self) -> float:
+        """Settle every queue; the seconds until the next window closes (at most
+        ``POLL``)."""
+        delay = POLL
+        for key in await self.store.keys():
+            await self.settle(key)
+            waiting = await self.store.waiting(key)
+            if waiting:
+                delay = min(delay, waiting[0].joined + self.window - self.clock())
+        return delay
 
     # -- sockets ---------------------------------------------------------------------------
 
