@@ -48,8 +48,9 @@ def test_people_pressing_play_together_land_at_one_table(
     new_page: Any, console: Any, count: int
 ) -> None:
     people = players(new_page, count)
-    for page, _ in people:
+    for page, _ in people:  # one after another, each waiting when the next presses
         press_play(page, "ultimate", "round")
+        page.locator(".queue-panel").wait_for()
     first = people[0][0]
     panel = first.locator(".queue-panel")
     panel.wait_for()
