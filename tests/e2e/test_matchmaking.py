@@ -103,3 +103,17 @@ def test_play_now_with_bots_deals_at_once(new_page: Any, console: Any) -> None:
     page.wait_for_selector(".hand .card")
     assert page.locator(".opponents .player").count() == 3
     assert console.errors == []
+
+
+def test_a_reload_keeps_your_place_in_the_queue(new_page: Any, console: Any) -> None:
+    ((page, name),) = players(new_page, 1)
+    press_play(page, "ultimate", "match")
+    page.locator(".queue-panel").wait_for()
+    page.reload()
+    panel = page.locator(".queue-panel")
+    panel.wait_for()
+    assert "Finding players: Ultimate, short match" in panel.inner_text()
+    assert panel.locator(".queue-name").all_inner_texts() == [f"{name} (you)"]
+    table_id(page)  # the window closes: seated with bots
+    page.wait_for_selector(".hand .card")
+    assert console.errors == []

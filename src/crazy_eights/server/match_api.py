@@ -125,13 +125,12 @@ async def join_queue(body: JoinQueue, account: CurrentAccount, request: Request)
 
 
 @router.get("/api/match")
-async def my_ticket(account: CurrentAccount, request: Request) -> MatchTicket:
-    """Your place in the queue (404 ``not_queued``)."""
+async def my_ticket(account: CurrentAccount, request: Request) -> MatchTicket | None:
+    """Your place in the queue, or null when you are not waiting (so that a page can
+    look without an error: the browser does on every visit to the lobby)."""
     mm = room_of(request).matchmaker
     ticket = await mm.store.of(account.id)
-    if ticket is None:
-        raise ApiError(404, "not_queued", "you are not waiting in a queue")
-    return await _ticket_out(mm, ticket)
+    return None if ticket is None else await _ticket_out(mm, ticket)
 
 
 @router.delete("/api/match", status_code=204)

@@ -3,7 +3,7 @@ import { api, botLevels, rulesets, socketURL } from "./api.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
-import { joinQueue, leaveQueue } from "./queue.js";
+import { joinQueue, leaveQueue, resumeQueue } from "./queue.js";
 import * as settings from "./settings.js";
 import { busy, h, toast } from "./ui.js";
 import { RULESETS, session, navigate, needAccount, show, errorBox, onLeave } from "./shell.js";
@@ -75,6 +75,7 @@ export function lobbyPage() {
       h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox))));
   drawList();
   createForm(formBox);
+  resumeQueue(waitBox);
   let ws = null;
   let closed = false;
   const connect = () => {

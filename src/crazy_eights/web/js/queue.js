@@ -5,7 +5,7 @@
 // page shows the `queue` messages of /ws/match and follows its `matched` (docs/protocol.md).
 import { api, socketURL } from "./api.js";
 import { RULESET_TITLES } from "./howto.js";
-import { aboutMinutes } from "./lengths.js";
+import { aboutMinutes, QUICK_LENGTHS } from "./lengths.js";
 import { navigate, session } from "./shell.js";
 import { announce, avatarSVG, busy, h, toast } from "./ui.js";
 
@@ -33,6 +33,22 @@ export async function joinQueue(box, ruleset, length) {
   }
   leaveQueue();
   current = waitingPanel(box, ruleset, length, answer.queue);
+}
+
+/** Show the waiting panel again in `box` if this account is waiting (after a reload or
+ * a visit to another page: the ticket outlives its socket for a few seconds). */
+export async function resumeQueue(box) {
+  if (!session.account) return;
+  let ticket;
+  try {
+    ticket = await api("/api/match");
+  } catch {
+    return; // the lobby works without it
+  }
+  if (!ticket || !box.isConnected || current) return;
+  const { ruleset, length } = ticket.queue;
+  const choice = (QUICK_LENGTHS[ruleset] || []).find((l) => l.key === length);
+  if (choice) current = waitingPanel(box, ruleset, choice, ticket.queue);
 }
 
 function waitingPanel(box, ruleset, length, first) {
