@@ -71,6 +71,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             # game analysis: a quick search, and low marks so a seeded game has some
             "CE_ANALYSIS_WORLDS": "16",
             "CE_ANALYSIS_THRESHOLDS": "[0.02, 0.05, 0.12]",
+            # quick play's queue waits 5 s for more people (10 s by default)
+            "CE_MATCH_WINDOW_SECONDS": "5",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -34,16 +34,16 @@ def test_quick_play_lengths_and_times(new_page: Any, console: Any) -> None:
         assert "about" in card.inner_text()
         assert card.locator("button.quick-length").first.is_visible()
     shot(page, "quick-play-lengths")
-    with page.expect_request("**/api/quickplay") as request:
+    with page.expect_request("**/api/match") as request:
         buttons.nth(1).click()
     body = json.loads(request.value.post_data)
-    assert body == {"ruleset": "classic", "mode": "match", "target": 100}
+    assert body == {"ruleset": "classic", "length": "match"}
     page.wait_for_url("**/#/table/*")
     page.goto("/")
     page.wait_for_selector(".page.lobby")
-    with page.expect_request("**/api/quickplay") as request:
+    with page.expect_request("**/api/match") as request:
         page.locator("button[data-quick='ultimate'][data-length='round']").click()
-    assert json.loads(request.value.post_data) == {"ruleset": "ultimate", "mode": "single"}
+    assert json.loads(request.value.post_data) == {"ruleset": "ultimate", "length": "round"}
     page.wait_for_url("**/#/table/*")
     assert console.errors == []
 

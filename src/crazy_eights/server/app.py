@@ -24,11 +24,12 @@ if TYPE_CHECKING:
     from .cluster.node import ClusterNode
 
 from ..extras import require
-from . import analysis, auth, db, lobby, sockets, stats
+from . import analysis, auth, db, lobby, match_api, sockets, stats
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .errors import ApiError
+from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
 from .messages import http_error, readable
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
@@ -82,6 +83,7 @@ class Room:
             self.engine, self.bots, analysis.config_from(settings), settings.bot_workers
         )
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
+        self.match_joins = KeyedBuckets(match_api.JOIN_RATE, burst=match_api.JOIN_BURST)
         self.draining = False
         self.cluster: ClusterNode | None = None
         if settings.redis_url:
@@ -92,6 +94,12 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.matchmaker = Matchmaker(
+            store=self._queue_store(),
+            bus=self.lobby.bus,
+            make_table=match_api.table_maker(self),
+            window=settings.match_window_seconds,
+        )
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
@@ -134,6 +142,14 @@ class Room:
             humans=[(s.seat, s.account_id) for s in actor.seats if s.human and s.account_id],
         )
 
+    def _queue_store(self) -> QueueStore:
+        """Quick play's queue: this process's own, or the cluster's in Redis."""
+        if self.cluster is None:
+            return MemoryQueueStore()
+        from .cluster.matchqueue import RedisQueueStore
+
+        return RedisQueueStore(self.cluster.redis)
+
     def _deps(self) -> TableDeps:
         return self.table_deps
 
@@ -154,6 +170,7 @@ class Room:
         await self.passwords.start()
         self.writer.start()
         restored = await self.tables.restore()
+        self.matchmaker.start()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
 
@@ -182,6 +199,7 @@ class Room:
     async def close(self) -> None:
         """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
         self.draining = True
+        await self.matchmaker.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         await self.tables.close()
         log.info("closing: writing what is queued for the database")
@@ -265,7 +283,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     add_error_handlers(app)
 
-    for router in (auth.router, lobby.router, stats.router, analysis.router, sockets.router):
+    for router in (
+        auth.router,
+        lobby.router,
+        match_api.router,
+        stats.router,
+        analysis.router,
+        sockets.router,
+    ):
         app.include_router(router)
 
     @app.get("/api/health", tags=["meta"])

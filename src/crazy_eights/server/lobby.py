@@ -23,6 +23,7 @@ from .botpool import BOT_LEVELS
 from .bus import Bus
 from .directory import TableDirectory
 from .errors import ApiError
+from .lengths import Length, length_settings
 from .protocol import (
     LobbyRemoved,
     LobbyTable,
@@ -111,6 +112,7 @@ class Sit(BaseModel):
 class QuickPlay(BaseModel):
     ruleset: str = "classic"
     players: int | None = Field(default=None, ge=2, le=11)
+    length: Length | None = Field(default=None, description="default: the ruleset's own")
 
 
 def make_rules(data: dict[str, Any]) -> Rules:
@@ -297,17 +299,20 @@ async def invite(code: str, request: Request, account: OptionalAccount) -> Table
 
 @router.post("/api/quickplay")
 async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) -> TableInfo:
-    """Sit at an open public table of the ruleset, or start a new one with bots."""
+    """Sit at an open public table of the ruleset (and length), or start a new one with
+    bots, at once; the browser's quick play waits in the queue (``/api/match``) instead."""
     room = room_of(request)
     check_table_limit(room, account)
+    length = length_settings(body.ruleset, body.length) if body.length else {}
     rules = make_rules(
-        {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {})
+        {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {}) | length
     )
     for info in await room.lobby.listed():
         if (
             info.status == "open"
             and info.ruleset == rules.ruleset
             and (body.players is None or info.rules.get("players") == body.players)
+            and all(info.rules.get(k) == v for k, v in length.items())
             and all(s.account != account.id for s in info.seats)
             and any(s.account is None for s in info.seats)
         ):
@@ -353,7 +358,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
     task = asyncio.create_task(forward())
     try:
-        await _answer_pings(ws)
+        await answer_pings(ws)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -362,7 +367,7 @@ async def lobby_socket(ws: WebSocket) -> None:
             await task
 
 
-async def _answer_pings(ws: WebSocket) -> None:
+async def answer_pings(ws: WebSocket) -> None:
     """Read the lobby socket: pings get a pong; anything else (binary frames included) is
     ignored; too fast or too large closes it."""
     guard = Guard(rate=LOBBY_RATE, burst=LOBBY_BURST, max_flood=20, max_bad=20)

@@ -358,3 +358,45 @@ class LobbyTable(BaseModel):
 class LobbyRemoved(BaseModel):
     type: Literal["removed"] = "removed"
     id: str
+
+
+# -- matchmaking (HTTP /api/match and the socket /ws/match) ----------------------------
+
+
+class QueueEntry(BaseModel):
+    account: int
+    name: str
+    avatar: str
+
+
+class QueueState(BaseModel):
+    """A queue: who waits (longest-waiting first) and when its window closes."""
+
+    type: Literal["queue"] = "queue"
+    ruleset: str
+    players: int
+    length: Literal["round", "match"]
+    waiting: list[QueueEntry]
+    closes_at: float
+    seconds_left: float
+
+
+class MatchTicket(BaseModel):
+    """A person's place in a queue (``table``: where they were seated, once matched)."""
+
+    ticket: str
+    queue: QueueState
+    table: str | None = None
+
+
+class MatchedOut(BaseModel):
+    """Told on the match socket: you have a seat at ``table``."""
+
+    type: Literal["matched"] = "matched"
+    table: str
+
+
+class MatchGone(BaseModel):
+    """Told on the match socket: you are no longer waiting (cancelled elsewhere)."""
+
+    type: Literal["gone"] = "gone"

@@ -105,6 +105,13 @@ class ServerSettings(BaseSettings):
         description="open or running tables one account may hold a seat at (creating, "
         "sitting and quick play are refused beyond it)",
     )
+    match_window_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        le=600,
+        description="seconds quick play's queue waits for more people (from the first one "
+        "waiting) before it seats them with bots",
+    )
     socket_opens: float = Field(
         default=5.0,
         gt=0,

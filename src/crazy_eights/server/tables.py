@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from . import db
@@ -75,9 +75,12 @@ class Tables:
             del self.live[actor.id]
             spawn(actor.stop())
 
-    async def create(self, spec: Spec, creator: Player) -> TableActor:
-        """A new table with the creator in the first seat without a bot; dealt at once
-        when every seat is taken."""
+    async def create(
+        self, spec: Spec, creator: Player, others: Sequence[Player] = ()
+    ) -> TableActor:
+        """A new table with the creator in the first seat without a bot (and ``others``,
+        people matched with them, in the next free seats); dealt at once when every seat
+        is taken."""
         deps = self._deps()
         seats = Seats.empty(spec.rules.players)
         for seat_no, level in spec.bots.items():
@@ -85,8 +88,11 @@ class Tables:
             seat.bot = level
             seat.account_id = await deps.bot_account(level)
         seats.name_bots()
-        own = seats.free()[0]
-        own.account_id, own.name, own.avatar = creator.id, creator.name, creator.avatar
+        free = seats.free()
+        if len(others) >= len(free):
+            raise ValueError("more people than free seats")
+        for seat, person in zip(free, [creator, *others], strict=False):
+            seat.account_id, seat.name, seat.avatar = person.id, person.name, person.avatar
         record = TableRecord(
             id="t_" + secrets.token_urlsafe(9),
             spec=spec,

@@ -7,22 +7,23 @@
 // 4.2; ultimate one round 0.9, to 100 points 4.9; countdown one round 2.1, from number
 // three 5.6 to 6.9; a game of cycles 1.2.
 
-/** Quick play per ruleset: the choices, their rules and about how long each takes. */
+/** Quick play per ruleset: the lengths the card room offers (`length` of /api/match; the
+ * server says what each sets: server/lengths.py), in words, and about how long each takes. */
 export const QUICK_LENGTHS = {
   classic: [
-    { key: "round", label: "One round", rules: { mode: "single" }, minutes: 1 },
-    { key: "short", label: "Short match", detail: "to 100 points", rules: { mode: "match", target: 100 }, minutes: 4 },
+    { key: "round", label: "One round", minutes: 1 },
+    { key: "match", label: "Short match", detail: "to 100 points", minutes: 4 },
   ],
   ultimate: [
-    { key: "round", label: "One round", rules: { mode: "single" }, minutes: 1 },
-    { key: "short", label: "Short match", detail: "to 100 points", rules: { mode: "match", target: 100 }, minutes: 5 },
+    { key: "round", label: "One round", minutes: 1 },
+    { key: "match", label: "Short match", detail: "to 100 points", minutes: 5 },
   ],
   countdown: [
-    { key: "round", label: "One round", rules: { mode: "single" }, minutes: 2 },
-    { key: "short", label: "Short match", detail: "from number three", rules: { mode: "match", start: 3 }, minutes: 6 },
+    { key: "round", label: "One round", minutes: 2 },
+    { key: "match", label: "Short match", detail: "from number three", minutes: 6 },
   ],
   cycles: [
-    { key: "game", label: "One game", detail: "up to 30 cycles", rules: {}, minutes: 1 },
+    { key: "round", label: "One game", detail: "up to 30 cycles", minutes: 1 },
   ],
 };
 

@@ -3,6 +3,7 @@ import { api, botLevels, rulesets, socketURL } from "./api.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
+import { joinQueue, leaveQueue, resumeQueue } from "./queue.js";
 import * as settings from "./settings.js";
 import { busy, h, toast } from "./ui.js";
 import { RULESETS, session, navigate, needAccount, show, errorBox, onLeave } from "./shell.js";
@@ -41,17 +42,10 @@ export function lobbyPage() {
       toast(e.message, "error");
     }
   };
+  const waitBox = h("div", { class: "queue-box" });
   const quick = async (ruleset, length, button) => {
     if (!(await needAccount("#/"))) return;
-    // the chosen length goes along as rules: {ruleset, mode, target...}
-    await busy(button, "Finding a table\u2026", async () => {
-      try {
-        const t = await api("/api/quickplay", { method: "POST", body: { ruleset, ...length.rules } });
-        navigate(`#/table/${t.id}`);
-      } catch (e) {
-        toast(e.message, "error");
-      }
-    });
+    await busy(button, "Joining the queue\u2026", () => joinQueue(waitBox, ruleset, length));
   };
   const quickButtons = (r) => QUICK_LENGTHS[r].map((len) => {
     const button = h("button", { class: "btn primary quick-length", type: "button", dataset: { quick: r, length: len.key }, "aria-label": `Play ${RULESET_TITLES[r]}: ${len.label}${len.detail ? `, ${len.detail}` : ""}, ${aboutMinutes(len.minutes)}`, onclick: () => quick(r, len, button) },
@@ -71,6 +65,7 @@ export function lobbyPage() {
     tutorial,
     h("h1", { text: "Card room" }),
     h("h2", { text: "Quick play" }),
+    waitBox,
     h("div", { class: "quick" }, RULESETS.map((r) => h("div", { class: "quick-card" },
       h("h3", { text: RULESET_TITLES[r] }), h("p", { text: RULESET_BLURB[r] }),
       h("div", { class: "quick-lengths" }, quickButtons(r)),
@@ -80,6 +75,7 @@ export function lobbyPage() {
       h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox))));
   drawList();
   createForm(formBox);
+  resumeQueue(waitBox);
   let ws = null;
   let closed = false;
   const connect = () => {
@@ -100,6 +96,7 @@ export function lobbyPage() {
   connect();
   onLeave(() => {
     closed = true;
+    leaveQueue();
     if (ws) ws.close();
   });
 }

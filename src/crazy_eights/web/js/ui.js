@@ -93,7 +93,7 @@ export function modal({ title, body, buttons = [], className = "" }) {
 
 /** Show a button as busy (disabled, "Signing in\u2026") while `work` runs; returns its result. */
 export async function busy(button, text, work) {
-  const label = button.textContent;
+  const label = [...button.childNodes]; // restored as they were (a label may have parts)
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   button.classList.add("busy");
@@ -104,7 +104,7 @@ export async function busy(button, text, work) {
     button.disabled = false;
     button.removeAttribute("aria-busy");
     button.classList.remove("busy");
-    button.textContent = label;
+    button.replaceChildren(...label);
   }
 }
 
