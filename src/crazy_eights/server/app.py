@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from .cluster.node import ClusterNode
 
 from ..extras import require
-from . import auth, db, lobby, sockets, stats
+from . import achievements, auth, db, evaluation, lobby, sockets, stats
+from .archon import ArchonRule, Titles
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
@@ -34,7 +35,7 @@ from .passwords import Passwords
 from .ratelimit import KeyedBuckets
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
-from .table.actor import TableDeps
+from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .table.store import SqlTableStore
 from .tables import Tables
@@ -89,12 +90,19 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.titles = Titles(
+            self.engine,
+            ArchonRule(min_games=settings.archon_min_games, days=settings.archon_days),
+        )
+        self.accuracy: evaluation.AccuracySource | None = None
+        """Where the evaluation's accuracy line comes from (the game analysis, once wired)."""
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
             thinker=self.bots,
             bot_account=self.accounts.bot_account,
-            changed=self.lobby.table_changed,
+            changed=self._table_changed,
+            titles=self.titles.of,
             idle=lambda actor: self.tables.unload(actor),
             lost=lambda actor: self.tables.lost(actor),
             bot_delay=settings.bot_delay,
@@ -119,6 +127,12 @@ class Room:
             self._deps, store=self.store, leases=cluster.leases, router=cluster.router
         )
 
+    def _table_changed(self, actor: TableActor) -> None:
+        """Tell the lobby; a game that just finished may have moved a title."""
+        self.lobby.table_changed(actor)
+        if actor.status == "finished":
+            self.titles.refresh_soon()
+
     def _deps(self) -> TableDeps:
         return self.table_deps
 
@@ -138,6 +152,8 @@ class Room:
         await db.migrate(self.engine)
         await self.passwords.start()
         self.writer.start()
+        await self.titles.refresh()
+        self.titles.start()
         restored = await self.tables.restore()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
@@ -171,6 +187,7 @@ class Room:
         await self.tables.close()
         log.info("closing: writing what is queued for the database")
         await self.writer.stop()
+        await self.titles.stop()
         if self.cluster is not None:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
@@ -249,7 +266,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)
     add_error_handlers(app)
 
-    for router in (auth.router, lobby.router, stats.router, sockets.router):
+    for router in (
+        auth.router,
+        lobby.router,
+        stats.router,
+        evaluation.router,
+        achievements.router,
+        sockets.router,
+    ):
         app.include_router(router)
 
     @app.get("/api/health", tags=["meta"])

@@ -153,7 +153,10 @@ measures = sa.Table(
     metadata,
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("ruleset", sa.String(16), primary_key=True),
-    *(sa.Column(name, sa.BigInteger, nullable=False, server_default="0") for name in MEASURE_COUNTS),
+    *(
+        sa.Column(name, sa.BigInteger, nullable=False, server_default="0")
+        for name in MEASURE_COUNTS
+    ),
 )
 
 unlocks = sa.Table(

@@ -22,11 +22,12 @@ import logging
 import statistics
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection
+from typing_extensions import TypedDict
 
 from crazy_eights.engine import RULESETS, Move, Rules, new_game
 from crazy_eights.engine.cards import is_joker, parse_card, suit_of
@@ -84,9 +85,7 @@ class Counts:
     draws_forced: int = 0
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(
-            **{f: getattr(self, f) + getattr(other, f) for f in db.MEASURE_COUNTS}
-        )
+        return Counts(**{f: getattr(self, f) + getattr(other, f) for f in db.MEASURE_COUNTS})
 
     @classmethod
     def of_row(cls, row: Any) -> Counts:
@@ -320,10 +319,16 @@ MEASURES: tuple[MeasureSpec, ...] = (
         "shedding",
         "Shedding efficiency",
         (
-            FigureSpec("shed_per_turn", "cards shed per turn", "shed", "turns", "higher", "per_turn"),
             FigureSpec(
-                "points_left", "points left in hand at a round's end", "hand_points", "rounds",
-                "lower", "per_round",
+                "shed_per_turn", "cards shed per turn", "shed", "turns", "higher", "per_turn"
+            ),
+            FigureSpec(
+                "points_left",
+                "points left in hand at a round's end",
+                "hand_points",
+                "rounds",
+                "lower",
+                "per_round",
             ),
         ),
     ),
@@ -332,13 +337,21 @@ MEASURES: tuple[MeasureSpec, ...] = (
         "Opponent disruption",
         (
             FigureSpec(
-                "disruption_rate", "turns against a player close to going out that played an "
-                "action card or changed the suit", "disruptions", "pressure_turns", "higher",
+                "disruption_rate",
+                "turns against a player close to going out that played an "
+                "action card or changed the suit",
+                "disruptions",
+                "pressure_turns",
+                "higher",
                 "share",
             ),
             FigureSpec(
-                "disruption_cost", "cards it cost that player", "disruption_cost", "disruptions",
-                "higher", "cards",
+                "disruption_cost",
+                "cards it cost that player",
+                "disruption_cost",
+                "disruptions",
+                "higher",
+                "cards",
             ),
         ),
     ),
@@ -347,16 +360,28 @@ MEASURES: tuple[MeasureSpec, ...] = (
         "Suit management",
         (
             FigureSpec(
-                "eights_kept", "wild cards played only when nothing else could be",
-                "wilds_needed", "wilds_played", "higher", "share",
+                "eights_kept",
+                "wild cards played only when nothing else could be",
+                "wilds_needed",
+                "wilds_played",
+                "higher",
+                "share",
             ),
             FigureSpec(
-                "long_suit", "suit changes into the longest suit in hand", "declarations_long",
-                "declarations", "higher", "share",
+                "long_suit",
+                "suit changes into the longest suit in hand",
+                "declarations_long",
+                "declarations",
+                "higher",
+                "share",
             ),
             FigureSpec(
-                "forced_draws", "turns spent drawing with nothing to play", "draws_forced",
-                "turns", "lower", "per_turn",
+                "forced_draws",
+                "turns spent drawing with nothing to play",
+                "draws_forced",
+                "turns",
+                "lower",
+                "per_turn",
             ),
         ),
     ),
@@ -419,7 +444,7 @@ def _fmt(value: float, unit: str) -> str:
 
 
 def _against(value: float, other: float, better: Better) -> str:
-    """"above", "below" or "level with", said the way that is good or bad for ``better``."""
+    """ "above", "below" or "level with", said the way that is good or bad for ``better``."""
     if abs(value - other) < 1e-9:
         return "level with"
     ahead = value > other if better == "higher" else value < other
@@ -438,10 +463,16 @@ def sentence(spec: FigureSpec, fig: FigureOut, title: str) -> str:
             f"{_against(value, fig['median'], spec.better)} the room's median "
             f"({_fmt(fig['median'], spec.unit)})"
         )
-    ahead = [LEVEL_WORDS[b] for b, v in fig["bots"].items() if v is not None and
-             _against(value, v, spec.better) == "better than"]
-    behind = [LEVEL_WORDS[b] for b, v in fig["bots"].items() if v is not None and
-              _against(value, v, spec.better) == "behind"]
+    ahead = [
+        LEVEL_WORDS[b]
+        for b, v in fig["bots"].items()
+        if v is not None and _against(value, v, spec.better) == "better than"
+    ]
+    behind = [
+        LEVEL_WORDS[b]
+        for b, v in fig["bots"].items()
+        if v is not None and _against(value, v, spec.better) == "behind"
+    ]
     if ahead:
         words.append(f"ahead of the {_join(ahead)} bot{'s' if len(ahead) > 1 else ''}")
     if behind:
@@ -476,8 +507,10 @@ def evaluate(
                     "label": spec.label,
                     "value": spec.of(own),
                     "median": median([spec.of(p) for p in people]),
-                    "bots": {level: spec.of(bots[level]) if level in bots else None
-                             for level in BOT_LEVELS},
+                    "bots": {
+                        level: spec.of(bots[level]) if level in bots else None
+                        for level in BOT_LEVELS
+                    },
                     "better": spec.better,
                     "unit": spec.unit,
                 }

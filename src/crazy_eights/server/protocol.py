@@ -173,6 +173,8 @@ class SeatInfo(BaseModel):
     connected: bool = False
     standin: bool = False
     left: bool = False
+    archon: list[str] = []
+    """The rulesets whose Master Card Archon title this seat's player holds."""
 
 
 class TableInfo(BaseModel):

@@ -94,6 +94,8 @@ class TableDeps:
     """The node this process is in a cluster ("" on its own)."""
     max_spectators: int = 200
     """Watchers a table lets in (its players always get in)."""
+    titles: Callable[[int | None], list[str]] = lambda account: []
+    """The rulesets whose Master Card Archon title an account holds (``archon.Titles``)."""
 
 
 class TableActor:

@@ -57,6 +57,7 @@ def seat_info(actor: TableActor, seat_no: int) -> SeatInfo:
         connected=actor.connected(s.seat) if s.taken else False,
         standin=s.standin,
         left=s.left,
+        archon=actor.deps.titles(s.account_id) if s.bot is None else [],
     )
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from crazy_eights.engine import Rules
 
-from .. import db, stats
+from .. import achievements, db, evaluation, stats
 from .seats import Seat, Seats
 
 Status = Literal["open", "playing", "finished", "abandoned"]
@@ -255,6 +255,16 @@ class SqlTableStore:
                 rated=spec.rated,
                 seats=[(s.seat, s.account_id, s.left) for s in seats],
                 result=result,
+            )
+            stored = await evaluation.load_game(conn, table_id)
+            measured = await evaluation.add_game(conn, stored)
+            await achievements.award(
+                conn,
+                table_id=table_id,
+                rules=spec.rules,
+                seats=[(s.seat, s.account_id, s.left, s.bot) for s in seats],
+                result=result,
+                measured=measured,
             )
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
