@@ -5,7 +5,8 @@ A stored game is its rules, seed and moves (RULES G4). ``measure_game`` replays 
 through the engine and asks the engine (legal moves, ``is_wild``, ``Rules.action``, hand
 counts, the events) everything a figure needs, so no rule is re-derived here. Each game
 adds its counts to the ``measures`` row of every account that sat at it
-(``add_game``, in the transaction that finishes the table), so a profile reads totals
+(``measure_stored`` before the transaction that finishes the table, ``add_counts`` in
+it), so a profile reads totals
 instead of replaying games. The room's median is taken over the people with at least
 ``evaluation_min_games`` games in the ruleset; bot levels are compared from their own
 seats in the same stored games.
@@ -17,7 +18,7 @@ says "not analysed yet" until then.
 
 from __future__ import annotations
 
-import dataclasses
+import asyncio
 import logging
 import statistics
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Path, Query, Request
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from typing_extensions import TypedDict
 
 from crazy_eights.engine import RULESETS, Move, Rules, new_game
@@ -252,25 +253,39 @@ async def load_game(conn: AsyncConnection, table_id: str) -> StoredGame:
     )
 
 
-async def add_game(conn: AsyncConnection, game: StoredGame) -> GameMeasures | None:
-    """Measure a finished game and add each account's counts to its totals.
+async def measure_stored(
+    engine: AsyncEngine, table_id: str
+) -> tuple[StoredGame, GameMeasures | None]:
+    """Load a finished game and measure it in a thread (a long match takes a while to
+    replay). A game that cannot be replayed (it never should) is logged and measured
+    as None rather than keeping its table from finishing."""
+    async with engine.connect() as conn:
+        game = await load_game(conn, table_id)
+    try:
+        measured = await asyncio.to_thread(measure_game, game.rules, game.seed, game.moves)
+    except Exception:
+        log.exception("table %s could not be measured for the evaluation", table_id)
+        return game, None
+    return game, measured
+
+
+async def add_counts(
+    conn: AsyncConnection, game: StoredGame, measured: GameMeasures | None
+) -> None:
+    """Add each account's counts of a measured game to its totals.
 
     The totals are raised in SQL (``x = x + n``), so games finishing together, which may
-    share a bot level's row, all count. A game that cannot be replayed (it never should)
-    is logged and left out rather than keeping its table from finishing.
+    share a bot level's row, all count.
     """
-    try:
-        measured = measure_game(game.rules, game.seed, game.moves)
-    except Exception:
-        log.exception("table %s could not be measured for the evaluation", game.table_id)
-        return None
+    if measured is None:
+        return
     per_account: dict[int, Counts] = {}
     for account, counts in zip(game.accounts, measured.counts, strict=True):
         if account is not None:
             per_account[account] = per_account.get(account, Counts()) + counts
     ruleset = game.rules.ruleset
     if not per_account:
-        return measured
+        return
     await conn.execute(
         db.dialect_insert(conn, db.measures).on_conflict_do_nothing(),
         [{"account_id": a, "ruleset": ruleset} for a in sorted(per_account)],
@@ -283,7 +298,6 @@ async def add_game(conn: AsyncConnection, game: StoredGame) -> GameMeasures | No
             .where(table.account_id == account, table.ruleset == ruleset)
             .values({name: table[name] + getattr(counts, name) for name in db.MEASURE_COUNTS})
         )
-    return measured
 
 
 # -- the evaluation -------------------------------------------------------------------
@@ -617,9 +631,9 @@ __all__ = [
     "Counts",
     "GameMeasures",
     "StoredGame",
-    "add_game",
-    "dataclasses",
+    "add_counts",
     "evaluation",
     "load_game",
     "measure_game",
+    "measure_stored",
 ]

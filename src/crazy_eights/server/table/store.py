@@ -241,6 +241,8 @@ class SqlTableStore:
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
     ) -> None:
+        # the replay for the evaluation runs before the transaction, off the event loop
+        stored, measured = await evaluation.measure_stored(self.engine, table_id)
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 db.tables.update()
@@ -256,8 +258,7 @@ class SqlTableStore:
                 seats=[(s.seat, s.account_id, s.left) for s in seats],
                 result=result,
             )
-            stored = await evaluation.load_game(conn, table_id)
-            measured = await evaluation.add_game(conn, stored)
+            await evaluation.add_counts(conn, stored, measured)
             await achievements.award(
                 conn,
                 table_id=table_id,
