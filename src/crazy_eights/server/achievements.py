@@ -321,6 +321,24 @@ async def check_settings(conn: AsyncConnection, account: int, data: Mapping[str,
 
 router = APIRouter(tags=["records"])
 
+
+class DeckOut(TypedDict):
+    id: str
+    kind: DeckKind
+    name: str
+    title: str
+    how: str
+
+
+@router.get("/api/decks")
+async def decks_route() -> list[DeckOut]:
+    """The card backs and faces that are unlocked by achievements, and what unlocks each."""
+    return [
+        {"id": i.id, "kind": i.kind, "name": i.name, "title": i.title, "how": UNLOCKED_BY[i.id].how}
+        for i in DECK_ITEMS
+    ]
+
+
 AccountId = Annotated[int, Path(ge=1, le=2**63 - 1, description="an account's id")]
 
 
