@@ -30,7 +30,7 @@ from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from typing_extensions import TypedDict
 
-from crazy_eights.engine import RULESETS, Move, Rules, new_game
+from crazy_eights.engine import RULESETS, Deal, Move, Rules, new_game
 from crazy_eights.engine.cards import is_joker, parse_card, suit_of
 from crazy_eights.engine.events import (
     FalseCall,
@@ -111,9 +111,12 @@ class GameMeasures:
     penalties: tuple[int, ...]
 
 
-def measure_game(rules: Rules, seed: int, moves: Iterable[str]) -> GameMeasures:
-    """Replay a stored game and count, for every seat, what the evaluation is made of."""
-    game = new_game(rules, seed)
+def measure_game(
+    rules: Rules, seed: int, moves: Iterable[str], *, deal: Deal | None = None
+) -> GameMeasures:
+    """Replay a stored game (or one dealt by hand, ``deal``) and count, for every seat,
+    what the evaluation is made of."""
+    game = new_game(rules, seed, deal=deal)
     seats = [_Seat() for _ in range(rules.players)]
     rounds_seen = False
     for text in moves:
@@ -502,13 +505,7 @@ def _join(words: list[str]) -> str:
 
 
 def evaluate(
-    account: int,
-    ruleset: str,
-    own: Counts,
-    people: Sequence[Counts],
-    bots: Mapping[str, Counts],
-    *,
-    min_games: int,
+    own: Counts, people: Sequence[Counts], bots: Mapping[str, Counts]
 ) -> list[MeasureOut]:
     """Every measure of ``own`` beside the median of ``people`` and each bot level."""
     out: list[MeasureOut] = []
@@ -574,7 +571,7 @@ async def evaluation(
         "games": own.games,
         "min_games": min_games,
         "people": len(people),
-        "measures": evaluate(account, ruleset, own, people, bots, min_games=min_games),
+        "measures": evaluate(own, people, bots),
         "accuracy": _accuracy(share),
     }
 
