@@ -65,6 +65,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_HASH_MEMORY_KIB": "8192",
             # every browser of the session signs up from 127.0.0.1
             "CE_SIGNUP_LIMIT": "100000",
+            # the Master Card Archon title after one rated game (test_progress.py)
+            "CE_ARCHON_MIN_GAMES": "1",
+            # and people with one game in the evaluation's room median
+            "CE_EVALUATION_MIN_GAMES": "1",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -480,6 +480,8 @@ def sentence(spec: FigureSpec, fig: FigureOut, title: str) -> str:
             f"{_against(value, fig['median'], spec.better)} the room's median "
             f"({_fmt(fig['median'], spec.unit)})"
         )
+    else:
+        words.append("no room median yet (too few players with enough games)")
     ahead = [
         LEVEL_WORDS[b]
         for b, v in fig["bots"].items()

@@ -85,7 +85,7 @@ async function showEvaluation(box, accountId, ruleset) {
         h("tbody", {}, m.figures.map((f) => h("tr", { dataset: { figure: f.key } },
           h("th", { scope: "row", text: `${f.label} (${f.better} is better)` }),
           h("td", { class: "you", text: figureText(f.value, f.unit) }), h("td", { text: figureText(f.median, f.unit) }),
-          LEVELS.map((l) => h("td", { text: figureText(f.bots[l], f.unit) }))))))));
+          LEVELS.map((l) => h("td", { text: figureText(f.bots[l], f.unit) })))))))));
     box.replaceChildren(head,
       h("p", { class: "muted small", text: `${ev.games} game${ev.games === 1 ? "" : "s"} of ${RULESET_TITLES[ruleset] || ruleset} measured; the room's median is of the ${ev.people} player${ev.people === 1 ? "" : "s"} with ${ev.min_games} games or more.` }),
       ...measures,
