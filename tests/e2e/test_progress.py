@@ -82,7 +82,8 @@ def test_a_win_unlocks_a_back_the_profile_evaluates_and_the_archon_is_named(
     shedding = page.locator(".evaluation .measure[data-measure=shedding]")
     shedding.wait_for()
     sentence = shedding.locator(".sentence").inner_text()
-    assert sentence.startswith("Shedding efficiency:") and "cards shed per turn" in sentence
+    assert sentence.startswith("Cards shed per turn:")
+    assert "How quickly a hand empties" in shedding.locator(".about").inner_text()
     assert "the room's median" in sentence and "Easy bot" in sentence
     row = shedding.locator("tr[data-figure=shed_per_turn] td")
     easy = row.nth(2).inner_text()

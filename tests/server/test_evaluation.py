@@ -88,19 +88,19 @@ def test_counts_add_and_the_evaluation_compares_with_the_median_and_bot_levels()
     assert first["value"] == 0.6 and first["median"] == 0.5
     assert first["bots"] == {"random": 0.4, "heuristic": None, "ismcts": 0.7}
     assert shedding["sentence"] == (
-        "Shedding efficiency: 0.6 cards shed per turn, better than the room's median (0.5), "
+        "Cards shed per turn: 0.6, better than the room's median (0.5), "
         "ahead of the Easy bot, behind the Hard bot."
     )
     assert (mine + mine).turns == 60
     assert out[1]["figures"][0]["value"] is None
-    assert "no turns of this kind" in out[1]["sentence"]
+    assert out[1]["sentence"].endswith("none yet in this ruleset.")
 
 
 def test_a_figure_where_lower_is_better_reads_the_other_way() -> None:
     spec = evaluation.MEASURES[0].figures[1]
     fig = {"value": 4.0, "median": 6.0, "bots": {"random": 3.0}, "better": "lower"}
-    text = sentence(spec, fig, "Points")  # type: ignore[arg-type]
-    assert text.startswith("Points: 4 points left in hand at a round's end, better than")
+    text = sentence(spec, fig)  # type: ignore[arg-type]
+    assert text.startswith("Points left in hand at a round's end: 4, better than")
     assert "behind the Easy bot" in text
 
 

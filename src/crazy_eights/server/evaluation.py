@@ -328,6 +328,8 @@ class FigureSpec:
 class MeasureSpec:
     key: str
     title: str
+    about: str
+    """What the measure tells, in one sentence."""
     figures: tuple[FigureSpec, ...]
 
 
@@ -335,6 +337,8 @@ MEASURES: tuple[MeasureSpec, ...] = (
     MeasureSpec(
         "shedding",
         "Shedding efficiency",
+        "How quickly a hand empties: cards shed per turn, and the points still held when "
+        "a round ends.",
         (
             FigureSpec(
                 "shed_per_turn", "cards shed per turn", "shed", "turns", "higher", "per_turn"
@@ -352,6 +356,9 @@ MEASURES: tuple[MeasureSpec, ...] = (
     MeasureSpec(
         "disruption",
         "Opponent disruption",
+        "What is done to a player about to go out: action cards and suit changes played "
+        "while an opponent held two cards or fewer, and the cards that cost them by the "
+        "next turn.",
         (
             FigureSpec(
                 "disruption_rate",
@@ -375,6 +382,9 @@ MEASURES: tuple[MeasureSpec, ...] = (
     MeasureSpec(
         "suits",
         "Suit management",
+        "How the suits are steered: eights (wild cards) kept for when nothing else "
+        "plays, suit changes into the longest suit in hand, and draws forced by having "
+        "nothing to play.",
         (
             FigureSpec(
                 "eights_kept",
@@ -418,6 +428,7 @@ class FigureOut(TypedDict):
 class MeasureOut(TypedDict):
     key: str
     title: str
+    about: str
     figures: list[FigureOut]
     sentence: str
 
@@ -468,13 +479,14 @@ def _against(value: float, other: float, better: Better) -> str:
     return "better than" if ahead else "behind"
 
 
-def sentence(spec: FigureSpec, fig: FigureOut, title: str) -> str:
+def sentence(spec: FigureSpec, fig: FigureOut) -> str:
     """One plain sentence on a measure's first figure: the player's value, the room's
     median and each bot level's, and which of them the player is ahead of."""
     value = fig["value"]
+    label = spec.label[0].upper() + spec.label[1:]
     if value is None:
-        return f"{title}: no turns of this kind yet in this ruleset."
-    words = [f"{title}: {_fmt(value, spec.unit)} {spec.label}"]
+        return f"{label}: none yet in this ruleset."
+    words = [f"{label}: {_fmt(value, spec.unit)}"]
     if fig["median"] is not None:
         words.append(
             f"{_against(value, fig['median'], spec.better)} the room's median "
@@ -532,8 +544,9 @@ def evaluate(
             {
                 "key": measure.key,
                 "title": measure.title,
+                "about": measure.about,
                 "figures": figures,
-                "sentence": sentence(measure.figures[0], figures[0], measure.title),
+                "sentence": sentence(measure.figures[0], figures[0]),
             }
         )
     return out

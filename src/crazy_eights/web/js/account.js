@@ -79,7 +79,7 @@ async function showEvaluation(box, accountId, ruleset) {
   try {
     const ev = await api(`/api/accounts/${accountId}/evaluation?ruleset=${ruleset}`);
     const measures = ev.measures.map((m) => h("div", { class: "measure", dataset: { measure: m.key } },
-      h("h3", { text: m.title }), h("p", { class: "sentence", text: m.sentence }),
+      h("h3", { text: m.title }), h("p", { class: "about muted small", text: m.about }), h("p", { class: "sentence", text: m.sentence }),
       h("div", { class: "scroll-x" }, h("table", { class: "data figures" },
         h("thead", {}, h("tr", {}, ["", "Player", "Room median", ...LEVELS.map((l) => `${levelName(l)} bot`)].map((t) => h("th", { scope: "col", text: t })))),
         h("tbody", {}, m.figures.map((f) => h("tr", { dataset: { figure: f.key } },
