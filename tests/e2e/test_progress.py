@@ -119,7 +119,7 @@ def test_a_win_unlocks_a_back_the_profile_evaluates_and_the_archon_is_named(
     rule = get_json(server, "/api/leaderboard/classic/archon")
     assert rule["holder"] is not None
     assert "Master Card Archon" in page.locator(".archon-rule .rule").inner_text()
-    assert "at least 1 rated games" in page.locator(".archon-rule .rule").inner_text()
+    assert "at least 1 rated game in" in page.locator(".archon-rule .rule").inner_text()
     badges = page.locator("table.leaders tbody .archon-badge")
     assert badges.count() == 1
     holder_row = page.locator("table.leaders tbody tr:has(.archon-badge)")

@@ -20,7 +20,9 @@ CLASSIC = Rules.preset("classic", players=2, mode="single", last_card="off")
 
 
 def test_shedding_counts_cards_per_turn_and_points_left_at_the_round_end() -> None:
-    deal = Deal(hands=[["5H", "6H"], ["KS", "9C", "2D"]], starter="4H", stock=["7C", "TS", "QD"], dealer=1)
+    deal = Deal(
+        hands=[["5H", "6H"], ["KS", "9C", "2D"]], starter="4H", stock=["7C", "TS", "QD"], dealer=1
+    )
     measured = measure_dealt(CLASSIC, deal, ["5H", "draw", "6H"])
     me, them = measured.counts
     assert (me.turns, me.shed) == (2, 2)
@@ -32,7 +34,12 @@ def test_shedding_counts_cards_per_turn_and_points_left_at_the_round_end() -> No
 
 
 def test_a_wild_eight_with_a_plain_card_playable_is_not_kept_for_when_it_matters() -> None:
-    deal = Deal(hands=[["8S", "5H", "KC"], ["KS", "9C", "2D", "3S"]], starter="4H", stock=["7C", "TS", "QD", "JD"], dealer=1)
+    deal = Deal(
+        hands=[["8S", "5H", "KC"], ["KS", "9C", "2D", "3S"]],
+        starter="4H",
+        stock=["7C", "TS", "QD", "JD"],
+        dealer=1,
+    )
     measured = measure_dealt(CLASSIC, deal, ["8S:C", "9C", "KC"])
     me = measured.counts[0]
     assert (me.wilds_played, me.wilds_needed) == (1, 0)
@@ -41,7 +48,12 @@ def test_a_wild_eight_with_a_plain_card_playable_is_not_kept_for_when_it_matters
 
 
 def test_an_eight_played_with_nothing_else_to_play_is_needed() -> None:
-    deal = Deal(hands=[["8S", "5C", "6C"], ["KS", "9D", "2D", "3S"]], starter="4H", stock=["7C", "TS", "QD", "JD"], dealer=1)
+    deal = Deal(
+        hands=[["8S", "5C", "6C"], ["KS", "9D", "2D", "3S"]],
+        starter="4H",
+        stock=["7C", "TS", "QD", "JD"],
+        dealer=1,
+    )
     measured = measure_dealt(CLASSIC, deal, ["8S:D"])
     me = measured.counts[0]
     assert (me.wilds_played, me.wilds_needed) == (1, 1)
@@ -49,7 +61,12 @@ def test_an_eight_played_with_nothing_else_to_play_is_needed() -> None:
 
 
 def test_draws_with_nothing_to_play_are_forced() -> None:
-    deal = Deal(hands=[["5C", "6C"], ["KS", "9D", "2H"]], starter="4H", stock=["7C", "TS", "QD", "JD"], dealer=1)
+    deal = Deal(
+        hands=[["5C", "6C"], ["KS", "9D", "2H"]],
+        starter="4H",
+        stock=["7C", "TS", "QD", "JD"],
+        dealer=1,
+    )
     measured = measure_dealt(CLASSIC, deal, ["draw", "2H"])
     assert measured.counts[0].draws_forced == 1
     assert measured.counts[1].draws_forced == 0  # seat 1 had 2H to play
@@ -59,7 +76,12 @@ ULTIMATE = Rules.preset("ultimate", players=2, mode="single", last_card="off")
 
 
 def test_a_draw_two_against_a_player_close_to_going_out_is_a_disruption_and_costs_cards() -> None:
-    deal = Deal(hands=[["2H", "5H", "KC", "9C"], ["6H", "7S"]], starter="4H", stock=["3C", "TS", "QD", "JD", "4S", "5S"], dealer=1)
+    deal = Deal(
+        hands=[["2H", "5H", "KC", "9C"], ["6H", "7S"]],
+        starter="4H",
+        stock=["3C", "TS", "QD", "JD", "4S", "5S"],
+        dealer=1,
+    )
     # 2H against two cards; seat 1 must take the penalty (two cards); then 5H, then 6H
     measured = measure_dealt(ULTIMATE, deal, ["2H", "draw", "5H", "6H"])
     me = measured.counts[0]
@@ -72,7 +94,12 @@ def test_a_draw_two_against_a_player_close_to_going_out_is_a_disruption_and_cost
 
 
 def test_a_plain_card_against_a_player_close_to_going_out_is_pressure_but_no_disruption() -> None:
-    deal = Deal(hands=[["5H", "2C", "KC", "9C"], ["6H", "7S"]], starter="4H", stock=["3C", "TS", "QD", "JD"], dealer=1)
+    deal = Deal(
+        hands=[["5H", "2C", "KC", "9C"], ["6H", "7S"]],
+        starter="4H",
+        stock=["3C", "TS", "QD", "JD"],
+        dealer=1,
+    )
     me = measure_dealt(ULTIMATE, deal, ["5H"]).counts[0]
     assert (me.pressure_turns, me.disruptions, me.disruption_cost) == (1, 0, 0)
 
@@ -81,7 +108,10 @@ def test_counts_add_and_the_evaluation_compares_with_the_median_and_bot_levels()
     mine = Counts(games=3, turns=30, shed=18, rounds=3, hand_points=12)
     people = [Counts(games=5, turns=50, shed=20), Counts(games=5, turns=50, shed=25),
               Counts(games=6, turns=60, shed=36)]  # fmt: skip
-    bots = {"random": Counts(games=9, turns=90, shed=36), "ismcts": Counts(games=9, turns=90, shed=63)}
+    bots = {
+        "random": Counts(games=9, turns=90, shed=36),
+        "ismcts": Counts(games=9, turns=90, shed=63),
+    }
     out = evaluate(mine, people, bots)
     shedding = out[0]
     first = shedding["figures"][0]

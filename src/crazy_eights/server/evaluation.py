@@ -518,9 +518,7 @@ def _join(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def evaluate(
-    own: Counts, people: Sequence[Counts], bots: Mapping[str, Counts]
-) -> list[MeasureOut]:
+def evaluate(own: Counts, people: Sequence[Counts], bots: Mapping[str, Counts]) -> list[MeasureOut]:
     """Every measure of ``own`` beside the median of ``people`` and each bot level."""
     out: list[MeasureOut] = []
     for measure in MEASURES:

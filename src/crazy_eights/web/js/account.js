@@ -205,7 +205,7 @@ export async function settingsPage() {
       return h("label", { class: why ? "locked" : null, title: why ? `Locked: ${why}` : null }, h("input", { type: "radio", name: key, value: String(value), disabled: !!why, checked: String(s[key]) === String(value), onchange: () => {
         settings.set({ [key]: key === "speed" ? Number(value) : value });
         drawPreview();
-      } }), key === "back" ? h("span", { class: "mini-card", "aria-hidden": "true", html: backSVG({ back: value }) }) : null, ` ${label}`, why ? h("small", { class: "lock-reason", text: ` \ud83d\udd12 Locked: ${why}` }) : null);
+      } }), key === "back" ? h("span", { class: "mini-card", "aria-hidden": "true", html: backSVG({ back: value }) }) : null, ` ${label}`, why ? h("small", { class: "lock-reason", text: `Locked: ${why}` }) : null);
     }));
   const check = (key, label) => h("label", { class: "check" }, h("input", { type: "checkbox", name: key, checked: !!s[key], onchange: (e) => {
     settings.set({ [key]: e.target.checked });

@@ -95,10 +95,11 @@ function victorianBorder() {
 
 function decoBorder() {
   const gold = "#b8892b";
-  const step = (x, y, sx, sy) => `<path d="M${x} ${y + sy * 14}V${y + sy * 6}H${x + sx * 3}V${y + sy * 3}H${x + sx * 6}V${y}H${x + sx * 14}" fill="none" stroke="${gold}" stroke-width="1.3"/>`;
+  // stepped ornaments at the middle of each edge, clear of the corner indices
+  const step = (x, y, r) => `<path d="M-9 0H-5V-3H-2V-5H2V-3H5V0H9" fill="none" stroke="${gold}" stroke-width="1.2" transform="translate(${x} ${y}) rotate(${r})"/>`;
   return `<rect x="3.5" y="3.5" width="93" height="133" rx="5" fill="none" stroke="#1d1d1d" stroke-width="1.6"/>` +
     `<rect x="6.5" y="6.5" width="87" height="127" rx="3" fill="none" stroke="${gold}" stroke-width="0.7"/>` +
-    step(9, 9, 1, 1) + step(91, 9, -1, 1) + step(9, 131, 1, -1) + step(91, 131, -1, -1);
+    step(50, 12, 0) + step(50, 128, 180) + step(12, 70, -90) + step(88, 70, 90);
 }
 
 function decoFan(cx, cy, r) {
@@ -166,8 +167,9 @@ function classicBack() {
 function latticeBack() {
   const cells = [];
   for (let y = 6; y < 134; y += 16) for (let x = 6; x < 94; x += 16) cells.push(`<path d="M${x + 8} ${y}L${x + 16} ${y + 8}L${x + 8} ${y + 16}L${x} ${y + 8}Z"/>`);
-  return `<rect x="6" y="6" width="88" height="128" rx="5" fill="#14233f"/>` +
-    `<g fill="none" stroke="#d4a93c" stroke-width="1.1">${cells.join("")}</g>` +
+  return `<clipPath id="lattice-clip"><rect x="6" y="6" width="88" height="128" rx="5"/></clipPath>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="#14233f"/>` +
+    `<g fill="none" stroke="#d4a93c" stroke-width="1.1" clip-path="url(#lattice-clip)">${cells.join("")}</g>` +
     `<rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="#d4a93c" stroke-width="2.4"/>` +
     `<path d="M50 52L64 70L50 88L36 70Z" fill="#14233f" stroke="#f1d27a" stroke-width="2"/>`;
 }
