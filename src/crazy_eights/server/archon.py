@@ -45,9 +45,10 @@ class ArchonRule:
         """The rule in one sentence, as the leaderboard page shows it."""
         return (
             f"{TITLE}: the highest rating among people with at least {self.min_games} rated "
-            f"game{'' if self.min_games == 1 else 's'} in this ruleset in the last {self.days} days (bots and guests are not "
-            "eligible). It is kept while the holder stays on top and keeps playing enough "
-            "rated games; it passes at once to whoever overtakes them."
+            f"game{'' if self.min_games == 1 else 's'} in this ruleset in the last "
+            f"{self.days} days (bots and guests are not eligible). It is kept while the "
+            "holder stays on top and keeps playing enough rated games; it passes at once to "
+            "whoever overtakes them."
         )
 
 
