@@ -132,6 +132,8 @@ def test_a_figure_where_lower_is_better_reads_the_other_way() -> None:
     text = sentence(spec, fig)  # type: ignore[arg-type]
     assert text.startswith("Points left in hand at a round's end: 4, better than")
     assert "behind the Easy bot" in text
+    level = sentence(spec, {**fig, "bots": {"random": 4.0, "heuristic": 4.0}})  # type: ignore[arg-type]
+    assert level.endswith("level with the Easy and Medium bots.")
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "ultimate", "countdown", "cycles", "openspiel"])

@@ -109,6 +109,8 @@ class Titles:
         self.rule = rule
         self._holders: dict[str, int] = {}
         self._task: asyncio.Task[None] | None = None
+        self._pending: asyncio.Task[None] | None = None
+        """The last background refresh (kept so the task is not collected mid-run)."""
 
     def of(self, account: int | None) -> list[str]:
         """The rulesets whose title ``account`` holds (empty for most, and for None)."""

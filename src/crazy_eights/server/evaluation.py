@@ -494,20 +494,15 @@ def sentence(spec: FigureSpec, fig: FigureOut) -> str:
         )
     else:
         words.append("no room median yet (too few players with enough games)")
-    ahead = [
-        LEVEL_WORDS[b]
-        for b, v in fig["bots"].items()
-        if v is not None and _against(value, v, spec.better) == "better than"
-    ]
-    behind = [
-        LEVEL_WORDS[b]
-        for b, v in fig["bots"].items()
-        if v is not None and _against(value, v, spec.better) == "behind"
-    ]
-    if ahead:
-        words.append(f"ahead of the {_join(ahead)} bot{'s' if len(ahead) > 1 else ''}")
-    if behind:
-        words.append(f"behind the {_join(behind)} bot{'s' if len(behind) > 1 else ''}")
+    for verdict, said in (("better than", "ahead of"), ("level with", "level with"),
+                          ("behind", "behind")):  # fmt: skip
+        levels = [
+            LEVEL_WORDS[b]
+            for b, v in fig["bots"].items()
+            if v is not None and _against(value, v, spec.better) == verdict
+        ]
+        if levels:
+            words.append(f"{said} the {_join(levels)} bot{'s' if len(levels) > 1 else ''}")
     return ", ".join(words) + "."
 
 
