@@ -87,7 +87,7 @@ async function showEvaluation(box, accountId, ruleset) {
           h("td", { class: "you", text: figureText(f.value, f.unit) }), h("td", { text: figureText(f.median, f.unit) }),
           LEVELS.map((l) => h("td", { text: figureText(f.bots[l], f.unit) })))))))));
     box.replaceChildren(head,
-      h("p", { class: "muted small", text: `${ev.games} game${ev.games === 1 ? "" : "s"} of ${RULESET_TITLES[ruleset] || ruleset} measured; the room's median is of the ${ev.people} player${ev.people === 1 ? "" : "s"} with ${ev.min_games} games or more.` }),
+      h("p", { class: "muted small", text: `${ev.games} game${ev.games === 1 ? "" : "s"} of ${RULESET_TITLES[ruleset] || ruleset} measured; the room's median is of the ${ev.people} player${ev.people === 1 ? "" : "s"} with ${ev.min_games} game${ev.min_games === 1 ? "" : "s"} or more.` }),
       ...measures,
       h("div", { class: "measure", dataset: { measure: "accuracy" } }, h("h3", { text: "Accuracy" }), h("p", { class: `sentence${ev.accuracy.analysed ? "" : " muted"}`, text: ev.accuracy.sentence })));
   } catch (e) {
