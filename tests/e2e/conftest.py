@@ -73,6 +73,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "CE_ANALYSIS_THRESHOLDS": "[0.02, 0.05, 0.12]",
             # quick play's queue waits 5 s for more people (10 s by default)
             "CE_MATCH_WINDOW_SECONDS": "5",
+            # the Master Card Archon title after one rated game (test_progress.py)
+            "CE_ARCHON_MIN_GAMES": "1",
+            # and people with one game in the evaluation's room median
+            "CE_EVALUATION_MIN_GAMES": "1",
         }
     )
     if "CE_E2E_PYTHONPATH" in os.environ:

@@ -5,7 +5,6 @@ leaderboard; ratings people can read; guests marked."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -86,16 +85,7 @@ def test_leaderboard_readable_ratings_bots_and_guests(new_page: Any, console: An
     finish(page)
     page.keyboard.press("Escape")
 
-    # The card room does not yet say which accounts are guests on the leaderboard (the
-    # lead adds `guest` to its rows); until then the test adds the field to the real
-    # answer, so what is checked is how the browser shows it.
-    def mark_guests(route: Any) -> None:
-        rows = route.fetch().json()
-        for r in rows:
-            r.setdefault("guest", not r["bot"])
-        route.fulfill(json=rows)
-
-    page.route(re.compile(r".*/api/leaderboard/classic.*"), mark_guests)
+    # the leaderboard's rows say which accounts are guests (`guest`), so they are marked
     page.goto("/#/leaders/classic")
     table = page.locator("table.leaders")
     table.wait_for()

@@ -372,3 +372,13 @@ __all__ = [
     "request_analysis",
     "router",
 ]
+
+
+async def accuracy_share(conn: AsyncConnection, account_id: int, ruleset: str) -> float | None:
+    """The player evaluation's accuracy line (``evaluation.AccuracySource``): the share
+    of the account's analysed decisions in ``ruleset`` that were not marked, or None when
+    none of its games there has been analysed."""
+    for row in await accuracy(conn, account_id, ruleset):
+        if row["decisions"]:
+            return row["accuracy"]
+    return None

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from .cluster.node import ClusterNode
 
 from ..extras import require
-from . import analysis, auth, db, lobby, match_api, sockets, stats
+from . import achievements, analysis, auth, db, evaluation, lobby, match_api, sockets, stats
+from .archon import ArchonRule, Titles
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
@@ -100,12 +101,19 @@ class Room:
             make_table=match_api.table_maker(self),
             window=settings.match_window_seconds,
         )
+        self.titles = Titles(
+            self.engine,
+            ArchonRule(min_games=settings.archon_min_games, days=settings.archon_days),
+        )
+        self.accuracy: evaluation.AccuracySource | None = analysis.accuracy_share
+        """Where the evaluation's accuracy line comes from: the stored game analyses."""
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
             thinker=self.bots,
             bot_account=self.accounts.bot_account,
-            changed=self.lobby.table_changed,
+            changed=self._table_changed,
+            titles=self.titles.of,
             idle=lambda actor: self.tables.unload(actor),
             lost=lambda actor: self.tables.lost(actor),
             bot_delay=settings.bot_delay,
@@ -150,6 +158,12 @@ class Room:
 
         return RedisQueueStore(self.cluster.redis)
 
+    def _table_changed(self, actor: TableActor) -> None:
+        """Tell the lobby; a game that just finished may have moved a title."""
+        self.lobby.table_changed(actor)
+        if actor.status == "finished":
+            self.titles.refresh_soon()
+
     def _deps(self) -> TableDeps:
         return self.table_deps
 
@@ -169,6 +183,8 @@ class Room:
         await db.migrate(self.engine)
         await self.passwords.start()
         self.writer.start()
+        await self.titles.refresh()
+        self.titles.start()
         restored = await self.tables.restore()
         self.matchmaker.start()
         if self.cluster is not None:
@@ -204,6 +220,7 @@ class Room:
         await self.tables.close()
         log.info("closing: writing what is queued for the database")
         await self.writer.stop()
+        await self.titles.stop()
         if self.cluster is not None:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
@@ -289,6 +306,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         match_api.router,
         stats.router,
         analysis.router,
+        evaluation.router,
+        achievements.router,
         sockets.router,
     ):
         app.include_router(router)

@@ -24,7 +24,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 from starlette.requests import HTTPConnection
 
-from . import db, names
+from . import achievements, db, names
 from .errors import ApiError
 from .throttle import client_key
 
@@ -491,6 +491,7 @@ async def put_settings(account: CurrentAccount, request: Request) -> dict[str, A
     most 64 characters at the top level, nested at most 6 deep."""
     data = _parse_settings(await request.body())
     async with room_of(request).engine.begin() as conn:
+        await achievements.check_settings(conn, account.id, data)
         await _save_settings(conn, account.id, data)
     return data
 

@@ -145,6 +145,43 @@ analyses = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
 )
 
+MEASURE_COUNTS = (
+    "games",
+    "turns",
+    "shed",
+    "rounds",
+    "hand_points",
+    "pressure_turns",
+    "disruptions",
+    "disruption_cost",
+    "wilds_played",
+    "wilds_needed",
+    "declarations",
+    "declarations_long",
+    "draws_forced",
+)
+"""The running totals of ``measures`` (``evaluation.Counts`` has one field for each)."""
+
+measures = sa.Table(
+    "measures",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("ruleset", sa.String(16), primary_key=True),
+    *(
+        sa.Column(name, sa.BigInteger, nullable=False, server_default="0")
+        for name in MEASURE_COUNTS
+    ),
+)
+
+unlocks = sa.Table(
+    "unlocks",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("achievement", sa.String(32), primary_key=True),
+    sa.Column("table_id", sa.String(24), nullable=True),
+    sa.Column("earned_at", sa.Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

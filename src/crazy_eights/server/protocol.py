@@ -182,6 +182,8 @@ class SeatInfo(BaseModel):
     left: bool = False
     away_left: float | None = None
     """Seconds until a stand-in bot plays this absent player's seat (None: not waiting)."""
+    archon: list[str] = []
+    """The rulesets whose Master Card Archon title this seat's player holds."""
 
 
 class TableInfo(BaseModel):

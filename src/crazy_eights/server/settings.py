@@ -112,6 +112,21 @@ class ServerSettings(BaseSettings):
         description="seconds quick play's queue waits for more people (from the first one "
         "waiting) before it seats them with bots",
     )
+    archon_min_games: int = Field(
+        default=10,
+        ge=1,
+        description="rated games in the last archon_days a person needs to hold the "
+        "Master Card Archon title of a ruleset",
+    )
+    archon_days: int = Field(
+        default=30, ge=1, description="days of rated games that count for the Archon title"
+    )
+    evaluation_min_games: int = Field(
+        default=5,
+        ge=1,
+        description="games in a ruleset that put a person into the room's median of the "
+        "player evaluation",
+    )
     socket_opens: float = Field(
         default=5.0,
         gt=0,

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from crazy_eights.engine import RULESETS, Rules, new_game
 
 from . import db, ratings
+from .archon import RuleOut, seat_titles
 from .auth import OptionalAccount
 from .errors import ApiError
 from .ratings import ordinal
@@ -162,7 +163,12 @@ async def records(account_id: AccountId, request: Request) -> dict[str, Any]:
                 .order_by(db.records.c.ruleset)
             )
         ).all()
-    return {"account": account_id, "records": [record_out(r) for r in rows]}
+    titles = _room(request).titles
+    return {
+        "account": account_id,
+        "archon": titles.of(account_id),
+        "records": [record_out(r) for r in rows],
+    }
 
 
 @router.get("/api/accounts/{account_id}/history")
@@ -206,17 +212,22 @@ async def history(
 async def leaderboard(
     ruleset: str, request: Request, limit: int = Query(50, ge=1, le=500)
 ) -> list[dict[str, Any]]:
-    """Accounts and bot levels by openskill rating (rated games only)."""
+    """Accounts and bot levels by openskill rating (rated games only); ``archon`` lists
+    the rulesets whose Master Card Archon title a row's account holds."""
     if ruleset not in RULESETS:
         raise ApiError(404, "no_ruleset", f"rulesets are {', '.join(RULESETS)}")
+    room = _room(request)
+    await room.titles.refresh()
     query = (
-        sa.select(db.records, db.accounts.c.display_name, db.accounts.c.bot_level)
+        sa.select(
+            db.records, db.accounts.c.display_name, db.accounts.c.bot_level, db.accounts.c.guest
+        )
         .join(db.accounts, db.accounts.c.id == db.records.c.account_id)
         .where(db.records.c.ruleset == ruleset, db.records.c.rated_games > 0)
         .order_by((db.records.c.mu - 3 * db.records.c.sigma).desc())
         .limit(limit)
     )
-    async with _room(request).engine.connect() as conn:
+    async with room.engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     return [
         {
@@ -224,10 +235,22 @@ async def leaderboard(
             "account": r.account_id,
             "name": r.display_name,
             "bot": r.bot_level,
+            "guest": r.guest,
+            "archon": seat_titles(room.titles, r.account_id, r.bot_level),
             **record_out(r),
         }
         for i, r in enumerate(rows)
     ]
+
+
+@router.get("/api/leaderboard/{ruleset}/archon")
+async def archon_rule(ruleset: str, request: Request) -> RuleOut:
+    """The rule of the ruleset's Master Card Archon title, its settings and its holder."""
+    if ruleset not in RULESETS:
+        raise ApiError(404, "no_ruleset", f"rulesets are {', '.join(RULESETS)}")
+    titles = _room(request).titles
+    await titles.refresh()
+    return titles.rule_out(ruleset)
 
 
 @router.get("/api/tables/{table_id}/replay")
@@ -274,6 +297,7 @@ async def table_replay(
                 "name": s.display_name,
                 "bot": s.bot_level,
                 "left": s.left,
+                "archon": seat_titles(_room(request).titles, s.account_id, s.bot_level),
             }
             for s in seat_rows
         ],

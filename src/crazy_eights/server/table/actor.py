@@ -104,6 +104,8 @@ class TableDeps:
     """Told once when the table's game is over and stored (game analysis listens)."""
     round_pause: float = 30.0
     """Seconds a table waits between rounds for its players to press "Next round"."""
+    titles: Callable[[int | None], list[str]] = lambda account: []
+    """The rulesets whose Master Card Archon title an account holds (``archon.Titles``)."""
 
 
 class TableActor:

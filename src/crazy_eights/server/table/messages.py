@@ -71,6 +71,7 @@ def seat_info(actor: TableActor, seat_no: int) -> SeatInfo:
         standin=s.standin,
         left=s.left,
         away_left=away_left(actor, seat_no),
+        archon=actor.deps.titles(s.account_id) if s.bot is None else [],
     )
 
 

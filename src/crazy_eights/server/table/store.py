@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from crazy_eights.engine import Rules
 
-from .. import db, stats
+from .. import achievements, db, evaluation, stats
 from .seats import Seat, Seats
 
 Status = Literal["open", "playing", "finished", "abandoned"]
@@ -242,6 +242,8 @@ class SqlTableStore:
     async def finish(
         self, table_id: str, *, spec: Spec, seats: Seats, result: Mapping[str, Any]
     ) -> dict[int, tuple[int, int]]:
+        # the replay for the evaluation runs before the transaction, off the event loop
+        stored, measured = await evaluation.measure_stored(self.engine, table_id)
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 db.tables.update()
@@ -250,13 +252,23 @@ class SqlTableStore:
             )
             if done.rowcount == 0:
                 return {}
-            return await stats.record_game(
+            changes = await stats.record_game(
                 conn,
                 ruleset=spec.rules.ruleset,
                 rated=spec.rated,
                 seats=[(s.seat, s.account_id, s.left) for s in seats],
                 result=result,
             )
+            await evaluation.add_counts(conn, stored, measured)
+            await achievements.award(
+                conn,
+                table_id=table_id,
+                rules=spec.rules,
+                seats=[(s.seat, s.account_id, s.left, s.bot) for s in seats],
+                result=result,
+                measured=measured,
+            )
+            return changes
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         self.writer.write_later(

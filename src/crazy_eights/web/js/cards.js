@@ -75,6 +75,8 @@ const FACES = {
   standard: { bg: "#ffffff", edge: "#c9c9c9", font: "Georgia, 'DejaVu Serif', serif", weight: 700 },
   minimal: { bg: "#f7f7f4", edge: "#d8d8d0", font: "'Helvetica Neue', Arial, 'DejaVu Sans', sans-serif", weight: 600 },
   victorian: { bg: "#f4ead2", edge: "#8a6a35", font: "'Times New Roman', 'DejaVu Serif', serif", weight: 700 },
+  // unlocked by an achievement (server/achievements.py): gold and black, stepped corners
+  deco: { bg: "#fbf6ea", edge: "#1d1d1d", font: "'Century Gothic', Futura, 'DejaVu Sans', sans-serif", weight: 600 },
 };
 
 function corners(rank, suit, color, face) {
@@ -89,6 +91,22 @@ function victorianBorder() {
   return `<rect x="4" y="4" width="92" height="132" rx="6" fill="none" stroke="#8a6a35" stroke-width="1.4"/>` +
     `<rect x="7" y="7" width="86" height="126" rx="4" fill="none" stroke="#8a6a35" stroke-width="0.6" stroke-dasharray="2 1.5"/>` +
     [[7, 7], [93, 7], [7, 133], [93, 133]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="2.2" fill="#8a6a35"/>`).join("");
+}
+
+function decoBorder() {
+  const gold = "#b8892b";
+  // stepped ornaments at the middle of each edge, clear of the corner indices
+  const step = (x, y, r) => `<path d="M-9 0H-5V-3H-2V-5H2V-3H5V0H9" fill="none" stroke="${gold}" stroke-width="1.2" transform="translate(${x} ${y}) rotate(${r})"/>`;
+  return `<rect x="3.5" y="3.5" width="93" height="133" rx="5" fill="none" stroke="#1d1d1d" stroke-width="1.6"/>` +
+    `<rect x="6.5" y="6.5" width="87" height="127" rx="3" fill="none" stroke="${gold}" stroke-width="0.7"/>` +
+    step(50, 12, 0) + step(50, 128, 180) + step(12, 70, -90) + step(88, 70, 90);
+}
+
+function decoFan(cx, cy, r) {
+  return `<g stroke="#b8892b" stroke-width="0.8" opacity="0.8">` + Array.from({ length: 11 }, (_, i) => {
+    const a = Math.PI * (1 + i / 10);
+    return `<line x1="${cx}" y1="${cy}" x2="${(cx + r * Math.cos(a)).toFixed(1)}" y2="${(cy + r * Math.sin(a)).toFixed(1)}"/>`;
+  }).join("") + `</g>`;
 }
 
 function jokerArt(card, face, fourColor) {
@@ -108,6 +126,7 @@ export function cardSVG(card, { face = "standard", fourColor = false, label = tr
   const aria = label ? `role="img" aria-label="${cardName(card)}"` : `aria-hidden="true"`;
   let body = `<rect x="0.5" y="0.5" width="99" height="139" rx="8" fill="${f.bg}" stroke="${f.edge}"/>`;
   if (face === "victorian") body += victorianBorder();
+  if (face === "deco") body += decoBorder();
   if (isJoker(card)) {
     body += jokerArt(card, face, fourColor);
   } else {
@@ -122,6 +141,7 @@ export function cardSVG(card, { face = "standard", fourColor = false, label = tr
       body += pip(suit, 50, 108, 16, color);
       body += `<line x1="30" y1="122" x2="70" y2="122" stroke="${color}" stroke-width="1" opacity="0.4"/>`;
     } else if (rank === "A") {
+      if (face === "deco") body += decoFan(50, 92, 44);
       body += pip(suit, 50, 70, face === "victorian" ? 40 : 46, color);
       if (face === "victorian") body += `<circle cx="50" cy="70" r="30" fill="none" stroke="#8a6a35" stroke-width="0.8"/>`;
     } else {
@@ -131,17 +151,73 @@ export function cardSVG(card, { face = "standard", fourColor = false, label = tr
   return `<svg class="card-svg" viewBox="0 0 100 140" ${aria} focusable="false">${body}</svg>`;
 }
 
-/** A card back; the pattern follows the felt theme through CSS variables. */
-export function backSVG({ label = false } = {}) {
-  const aria = label ? `role="img" aria-label="face-down card"` : `aria-hidden="true"`;
-  return `<svg class="card-svg back" viewBox="0 0 100 140" ${aria} focusable="false">` +
-    `<rect x="0.5" y="0.5" width="99" height="139" rx="8" fill="#fdfdfd" stroke="#bbb"/>` +
-    `<rect x="6" y="6" width="88" height="128" rx="5" fill="var(--back, #8c1c2c)"/>` +
+/** The card backs: "classic" (everyone's; its colour follows the felt theme through
+ * CSS variables) and the ones an achievement unlocks (server/achievements.py). */
+export const BACKS = ["classic", "lattice", "sunburst", "compass", "tartan"];
+
+function classicBack() {
+  return `<rect x="6" y="6" width="88" height="128" rx="5" fill="var(--back, #8c1c2c)"/>` +
     `<g stroke="var(--back-line, rgba(255,255,255,.35))" stroke-width="1.2" fill="none">` +
     Array.from({ length: 9 }, (_, i) => `<path d="M${6 + i * 11} 6L${6 + i * 11 - 60} 134M${6 + i * 11} 6L${6 + i * 11 + 60} 134"/>`).join("") +
     `</g><rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="rgba(255,255,255,.6)" stroke-width="2"/>` +
     `<circle cx="50" cy="70" r="14" fill="var(--back, #8c1c2c)" stroke="rgba(255,255,255,.7)" stroke-width="2"/>` +
-    `<text x="50" y="76" text-anchor="middle" font-family="Georgia, serif" font-weight="700" font-size="17" fill="#fff">8</text></svg>`;
+    `<text x="50" y="76" text-anchor="middle" font-family="Georgia, serif" font-weight="700" font-size="17" fill="#fff">8</text>`;
+}
+
+function latticeBack() {
+  const cells = [];
+  for (let y = 6; y < 134; y += 16) for (let x = 6; x < 94; x += 16) cells.push(`<path d="M${x + 8} ${y}L${x + 16} ${y + 8}L${x + 8} ${y + 16}L${x} ${y + 8}Z"/>`);
+  return `<clipPath id="lattice-clip"><rect x="6" y="6" width="88" height="128" rx="5"/></clipPath>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="#14233f"/>` +
+    `<g fill="none" stroke="#d4a93c" stroke-width="1.1" clip-path="url(#lattice-clip)">${cells.join("")}</g>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="#d4a93c" stroke-width="2.4"/>` +
+    `<path d="M50 52L64 70L50 88L36 70Z" fill="#14233f" stroke="#f1d27a" stroke-width="2"/>`;
+}
+
+function sunburstBack() {
+  const rays = Array.from({ length: 24 }, (_, i) => {
+    const a = (i / 24) * 2 * Math.PI, b = ((i + 0.5) / 24) * 2 * Math.PI;
+    const p = (t) => `${(50 + 120 * Math.cos(t)).toFixed(1)} ${(70 + 120 * Math.sin(t)).toFixed(1)}`;
+    return `<path d="M50 70L${p(a)}L${p(b)}Z"/>`;
+  }).join("");
+  return `<clipPath id="sun-clip"><rect x="6" y="6" width="88" height="128" rx="5"/></clipPath>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="#e0641b"/>` +
+    `<g clip-path="url(#sun-clip)" fill="#f6b233">${rays}</g>` +
+    `<circle cx="50" cy="70" r="16" fill="#fde7a1" stroke="#b8420f" stroke-width="2"/>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="#b8420f" stroke-width="2"/>`;
+}
+
+function compassBack() {
+  const point = (a, long, w, fill) => {
+    const t = (a * Math.PI) / 180, n = (d, r) => `${(50 + r * Math.cos(t + d)).toFixed(1)} ${(70 + r * Math.sin(t + d)).toFixed(1)}`;
+    return `<path d="M50 70L${n(-w, 8)}L${n(0, long)}L${n(w, 8)}Z" fill="${fill}"/>`;
+  };
+  return `<rect x="6" y="6" width="88" height="128" rx="5" fill="#0f4c4a"/>` +
+    `<circle cx="50" cy="70" r="36" fill="none" stroke="#cfe8dc" stroke-width="1"/><circle cx="50" cy="70" r="30" fill="none" stroke="#cfe8dc" stroke-width="0.6" stroke-dasharray="2 2"/>` +
+    [45, 135, 225, 315].map((a) => point(a, 24, 0.5, "#8fc1ad")).join("") +
+    [0, 90, 180, 270].map((a) => point(a - 90, 40, 0.35, "#f2efe2")).join("") +
+    `<circle cx="50" cy="70" r="3" fill="#0f4c4a" stroke="#f2efe2"/>` +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="#cfe8dc" stroke-width="2"/>`;
+}
+
+function tartanBack() {
+  const bands = (horizontal) => [14, 38, 62, 86, 110].map((p, i) => horizontal
+    ? `<rect x="6" y="${p}" width="88" height="${i % 2 ? 4 : 10}" fill="${i % 2 ? "#f0c94b" : "#1d3b2a"}" opacity=".75"/>`
+    : p < 94 ? `<rect x="${p}" y="6" width="${i % 2 ? 4 : 10}" height="128" fill="${i % 2 ? "#f0c94b" : "#1d3b2a"}" opacity=".6"/>` : "").join("");
+  return `<rect x="6" y="6" width="88" height="128" rx="5" fill="#a3202a"/>` + bands(true) + bands(false) +
+    `<rect x="6" y="6" width="88" height="128" rx="5" fill="none" stroke="#1d3b2a" stroke-width="2.4"/>`;
+}
+
+const BACK_ART = { classic: classicBack, lattice: latticeBack, sunburst: sunburstBack, compass: compassBack, tartan: tartanBack };
+
+/** A card back: `back` names one of BACKS; without it, the one the settings chose
+ * (settings.js puts it on the document as `data-back`). */
+export function backSVG({ label = false, back = null } = {}) {
+  const aria = label ? `role="img" aria-label="face-down card"` : `aria-hidden="true"`;
+  const name = back || document.documentElement.dataset.back || "classic";
+  const art = BACK_ART[name] || BACK_ART.classic;
+  return `<svg class="card-svg back back-${BACK_ART[name] ? name : "classic"}" viewBox="0 0 100 140" ${aria} focusable="false">` +
+    `<rect x="0.5" y="0.5" width="99" height="139" rx="8" fill="#fdfdfd" stroke="#bbb"/>${art()}</svg>`;
 }
 
 /** Sort a hand (card text list) by suit or by rank, for display only. */

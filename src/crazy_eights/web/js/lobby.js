@@ -26,7 +26,7 @@ export function lobbyPage() {
       return h("li", { class: "table-item", dataset: { id: t.id } },
         h("div", { class: "table-about" },
           h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${t.rated ? " \u00b7 rated" : " \u00b7 hints, unrated"}` })),
-          h("ul", { class: "seat-names", "aria-label": "Players" }, seated.map((s) => h("li", {}, nameWithBadges(s.name, { bot: s.bot }))))),
+          h("ul", { class: "seat-names", "aria-label": "Players" }, seated.map((s) => h("li", {}, nameWithBadges(s.name, s))))),
         h("div", { class: "row" },
           mine ? h("a", { class: "btn small primary", href: `#/table/${t.id}`, text: "Return" }) : null,
           !mine && free ? h("button", { class: "btn small primary", type: "button", text: "Join", onclick: () => join(t.id) }) : null,

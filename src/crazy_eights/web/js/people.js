@@ -1,5 +1,8 @@
 // How players are shown everywhere: a bot's level in words (Easy, Medium, Hard) with a
-// small bot badge, and a guest mark. The name itself is whatever the server sends.
+// small bot badge, a guest mark, and the Master Card Archon title (the rulesets whose
+// title the player holds, as the server sends them with every name: `archon`). The name
+// itself is whatever the server sends.
+import { RULESET_TITLES } from "./howto.js";
 import { h } from "./ui.js";
 
 /** The bot levels of the server (GET /api/rulesets "bot_levels") in words. */
@@ -33,7 +36,19 @@ export function guestBadge() {
   return h("span", { class: "badge guest-badge", title: "Guest: plays without a password", "aria-label": "guest", text: "Guest" });
 }
 
-/** A player's name followed by their badges: `who` carries bot (a level) and guest. */
-export function nameWithBadges(name, { bot = null, guest = false } = {}, tag = "span") {
-  return h(tag, { class: "who" }, h("span", { class: "who-name", text: name }), bot ? botBadge(bot) : null, guest ? guestBadge() : null);
+export const ARCHON = "Master Card Archon";
+const CROWN = `<svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false"><path d="M1.5 12.5L2.5 4.5L5.8 8L8 2.5L10.2 8L13.5 4.5L14.5 12.5Z" fill="currentColor"/><rect x="1.5" y="13" width="13" height="1.6" rx=".6" fill="currentColor"/></svg>`;
+
+/** The Master Card Archon badge for the rulesets whose title a player holds (null for none). */
+export function archonBadge(rulesets) {
+  if (!rulesets || !rulesets.length) return null;
+  const where = rulesets.map((r) => RULESET_TITLES[r] || r).join(", ");
+  return h("span", { class: "badge archon-badge", title: `${ARCHON}: top of the ${where} leaderboard`, "aria-label": `${ARCHON} of ${where}` },
+    h("span", { class: "badge-icon", html: CROWN }), h("span", { text: rulesets.length > 1 ? `Archon ×${rulesets.length}` : `Archon · ${where}` }));
+}
+
+/** A player's name followed by their badges: `who` carries bot (a level), guest and
+ * archon (the rulesets whose title they hold); pass a seat, a row or an account as is. */
+export function nameWithBadges(name, { bot = null, guest = false, archon = [] } = {}, tag = "span") {
+  return h(tag, { class: "who" }, h("span", { class: "who-name", text: name }), bot ? botBadge(bot) : null, guest ? guestBadge() : null, bot ? null : archonBadge(archon));
 }

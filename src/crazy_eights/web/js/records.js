@@ -1,7 +1,7 @@
 // Records: leaderboards, the match history, and how to play.
 import { api, rulesets } from "./api.js";
 import { howToPlay, RULESET_TITLES } from "./howto.js";
-import { nameWithBadges } from "./people.js";
+import { ARCHON, archonBadge, nameWithBadges } from "./people.js";
 import { h } from "./ui.js";
 import { RULESETS, session, needAccount, show, errorBox } from "./shell.js";
 
@@ -21,12 +21,27 @@ export async function leadersPage(ruleset) {
       h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Games", "Wins", "Win rate"].map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, rows.map((r) => h("tr", { class: session.account && r.account === session.account.id ? "me" : "" },
         h("td", { text: r.rank }),
-        h("td", {}, r.bot ? nameWithBadges(r.name, { bot: r.bot }) : h("a", { href: `#/profile/${r.account}` }, nameWithBadges(r.name, { guest: !!r.guest }))),
+        h("td", {}, r.bot ? nameWithBadges(r.name, r) : h("a", { href: `#/profile/${r.account}` }, nameWithBadges(r.name, r))),
         h("td", { class: "rating", text: ratingText(r.rating) }), h("td", { text: r.games }), h("td", { text: r.wins }), h("td", { text: `${Math.round(r.win_rate * 100)}%` })))))) : h("p", { class: "muted", text: "No rated games in this ruleset yet." }));
     if (rows.length) box.append(h("p", { class: "muted small", text: "Ratings start at 1000 and rise as a player's results become surer and better (openskill, rated tables only). Bots are rated for their level." }));
+    box.append(await archonRule(ruleset, rows));
   } catch (e) {
     box.append(errorBox(e));
   }
+}
+
+/** The title's rule as the server states it, and who holds it now. */
+async function archonRule(ruleset, rows) {
+  const panel = h("section", { class: "panel archon-rule", "aria-label": ARCHON }, h("h2", {}, archonBadge([ruleset]), ` ${ARCHON}`));
+  try {
+    const rule = await api(`/api/leaderboard/${ruleset}/archon`);
+    const holder = rows.find((r) => r.account === rule.holder);
+    panel.append(h("p", { class: "rule", text: rule.text }),
+      h("p", { class: "holder" }, rule.holder === null ? `Nobody holds the title in ${RULESET_TITLES[ruleset]} yet.` : holder ? [`Held by `, nameWithBadges(holder.name, holder), "."] : "Held by a player below this list."));
+  } catch (e) {
+    panel.append(errorBox(e));
+  }
+  return panel;
 }
 
 export async function historyPage() {

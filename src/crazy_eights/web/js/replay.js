@@ -51,7 +51,7 @@ export async function replayPage(id) {
       : h("div", { class: "piles" }, h("div", { class: "pile stock", html: backSVG() }, h("span", { class: "pile-count", text: v.stock })), h("div", { class: "pile discard" }, h("div", { class: "top", html: cardSVG(v.top, { face: s.face, fourColor: s.fourColor }) })),
         v.declared ? h("div", { class: "suit-indicator", text: `Suit: ${SUIT_NAMES[v.active_suit]}` }) : null);
     stage.replaceChildren(center, h("div", { class: "replay-hands" }, (step.hands || []).map((hand, seat) => h("div", { class: `replay-hand${v.current === seat ? " current" : ""}` },
-      h("div", { class: "pname" }, nameWithBadges(names[seat], { bot: data.seats[seat] && data.seats[seat].bot }), v.players && v.players[seat] && v.players[seat].score !== undefined ? ` \u00b7 ${v.players[seat].score} pts` : ""),
+      h("div", { class: "pname" }, nameWithBadges(names[seat], data.seats[seat] || {}), v.players && v.players[seat] && v.players[seat].score !== undefined ? ` \u00b7 ${v.players[seat].score} pts` : ""),
       h("div", { class: "mini-hand" }, hand.map((c) => h("span", { class: "mini-card", "data-card": c, html: cardSVG(c, { face: s.face, fourColor: s.fourColor }) })))))));
     stage.dataset.step = k;
     for (const hook of hooks) hook(k, stage);
@@ -75,7 +75,7 @@ export async function replayPage(id) {
   } });
   slider.addEventListener("input", () => go(Number(slider.value)));
   box.append(h("p", { class: "muted", text: `${RULESET_TITLES[data.rules.ruleset]} \u00b7 ${lengthWords(data.rules)}` }),
-    h("ul", { class: "seat-names replay-seats", "aria-label": "Players" }, data.seats.map((x, seat) => h("li", {}, nameWithBadges(names[seat], { bot: x.bot })))),
+    h("ul", { class: "seat-names replay-seats", "aria-label": "Players" }, data.seats.map((x, seat) => h("li", {}, nameWithBadges(names[seat], x)))),
     h("div", { class: "row controls" },
       h("button", { class: "btn", type: "button", text: "|\u25C0", "aria-label": "First move", onclick: () => go(0) }),
       h("button", { class: "btn", type: "button", text: "\u25C0", "aria-label": "Previous move", onclick: () => go(k - 1) }),

@@ -8,7 +8,8 @@ import { api } from "./api.js";
 
 const DEFAULTS = {
   theme: "emerald", // emerald | crimson | navy
-  face: "standard", // standard | minimal | victorian
+  face: "standard", // standard | minimal | victorian | deco (deco: unlocked by an achievement)
+  back: "classic", // classic | lattice | sunburst | compass | tartan (all but classic: unlocked)
   fourColor: false,
   volume: 0.6,
   muted: false,
@@ -179,6 +180,7 @@ function apply() {
   const root = document.documentElement;
   root.dataset.theme = current.theme;
   root.dataset.face = current.face;
+  root.dataset.back = current.back;
   root.classList.toggle("four-color", !!current.fourColor);
   root.classList.toggle("no-motion", reducedMotion());
   try {
@@ -200,4 +202,22 @@ export const FACES = [
   ["standard", "Standard"],
   ["minimal", "Modern Minimalist"],
   ["victorian", "Vintage Victorian"],
+  ["deco", "Art Deco"],
 ];
+export const BACK_NAMES = [
+  ["classic", "Classic"],
+  ["lattice", "Gold lattice"],
+  ["sunburst", "Sunburst"],
+  ["compass", "Compass rose"],
+  ["tartan", "Tartan"],
+];
+
+/** Settings that choose a deck item this account has not unlocked (`locked`: a set of
+ * "face:deco", "back:lattice"... ids) fall back to the defaults, so a locked deck is
+ * never drawn nor sent to the server (which refuses it). */
+export function dropLocked(locked) {
+  const changes = {};
+  if (locked.has(`face:${current.face}`)) changes.face = DEFAULTS.face;
+  if (locked.has(`back:${current.back}`)) changes.back = DEFAULTS.back;
+  if (Object.keys(changes).length) set(changes);
+}

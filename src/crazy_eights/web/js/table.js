@@ -5,7 +5,7 @@ import { backSVG, cardName, cardSVG, SUIT_NAMES, suitIcon, sortHand, SUITS } fro
 import * as fx from "./fx.js";
 import { howToPlay, RULESET_TITLES } from "./howto.js";
 import { lengthWords } from "./lengths.js";
-import { botBadge } from "./people.js";
+import { archonBadge, botBadge, nameWithBadges } from "./people.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { matchEnd, RoundSummary } from "./summary.js";
@@ -430,7 +430,7 @@ export class TableView {
     const list = h("ul", { class: "seat-list" },
       info.seats.map((s) => h("li", {},
         h("span", { html: avatarSVG(s.avatar || "default", s.name || "", 28) }),
-        s.name ? h("span", { class: "who" }, h("span", { text: s.name }), s.bot ? botBadge(s.bot) : null) : h("span", { class: "muted", text: "Open seat" }),
+        s.name ? nameWithBadges(s.name, s) : h("span", { class: "muted", text: "Open seat" }),
         !s.name && !seated && this.account ? h("button", { class: "btn small", type: "button", text: "Sit here", onclick: () => this.sit(s.seat) }) : null)));
     const parts = [h("h2", { text: info.status === "open" ? "Waiting for players" : `This game is ${info.status}` }), list];
     if (info.invite) {
@@ -489,7 +489,7 @@ export class TableView {
       h("div", { class: "pinfo" },
         h("div", { class: "pname", text: this.name(seat) }),
         this.tells.badge(seat, settings.get()),
-        h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : null, h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
+        h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : archonBadge(info.archon), h("span", { class: "count", text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
       fan,
       p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
@@ -522,7 +522,7 @@ export class TableView {
       h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 36) }),
       h("div", { class: "pinfo" },
         h("div", { class: "pname", text: info.name || "You" }),
-        h("div", { class: "pfacts" }, h("span", { text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), this.playerFacts(p).map((f) => h("span", { text: f }))),
+        h("div", { class: "pfacts" }, archonBadge(info.archon), h("span", { text: `${p.cards} card${p.cards === 1 ? "" : "s"}` }), this.playerFacts(p).map((f) => h("span", { text: f }))),
         h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
       ...(this.called ? [h("span", { class: "badge-called", role: "status", text: "Last card armed" })] : []));
   }

@@ -45,7 +45,7 @@ export async function invitePage(code) {
   // a started or full table: the invitation still lets you watch
   show(h("section", { class: "page invite-closed" }, h("h1", { text: t.name }),
     h("p", { class: "lead", text: problem }),
-    h("ul", { class: "seat-names" }, t.seats.filter((s) => s.name).map((s) => h("li", {}, nameWithBadges(s.name, { bot: s.bot })))),
+    h("ul", { class: "seat-names" }, t.seats.filter((s) => s.name).map((s) => h("li", {}, nameWithBadges(s.name, s)))),
     h("div", { class: "row" }, h("a", { class: "btn primary", href: watch, text: "Watch" }), h("a", { class: "btn ghost", href: "#/", text: "Back to the lobby" }))));
 }
 
