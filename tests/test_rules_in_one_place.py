@@ -20,34 +20,42 @@ WEB_JS = PACKAGE / "web" / "js"
 
 # Each pattern is something only code that reads or writes move text (or knows a
 # rank's rule) needs; none matches reading the structured fields.
+MOVE = r"\b(?:m|mv|move|moves|legal|hint|cards\[\d\])"
+RULESET = r"""ruleset\W[^\n]*["'](?:countdown|cycles|classic|ultimate|openspiel)["']"""
+RULE = r"\b(?:wild|follow\w*)\b"
+
 JS_PATTERNS: dict[str, str] = {
     # "!" marks the last-card call in move text (7H!); the data has ``call``
     r"""["'`]!["'`]""": "the last-card mark of move text",
     # a regex class with ':' and '!' splits move text into card, suit and call
     r"/\[[^\]\n]*:[^\]\n]*!|/\[[^\]\n]*![^\]\n]*:": "a split of move text",
     # string methods on a value named as a move: the data has fields for all of it
-    r"\b(?:m|mv|move|moves|legal|hint|cards\[\d\])\.(?:split|startsWith|endsWith|includes|match|replace|indexOf|slice)\(": "a string method on a move",
-    # ``card + ":" + suit`` or `${card}:${suit}`: building move text instead of sending ``text``
-    r"""\$\{[^}]*card[^}]*\}:|\bcard\w*\s*\+\s*["']:["']""": "move text built from a card and a suit",
+    MOVE + r"\.(?:split|startsWith|endsWith|includes|match|replace|indexOf|slice)\(": (
+        "a string method on a move"
+    ),
+    # ``card + ":" + suit`` or `${card}:${suit}`: move text built instead of sent back
+    r"""\$\{[^}]*card[^}]*\}:|\bcard\w*\s*\+\s*["']:["']""": "move text built by hand",
     # the move words compared as text, not as ``kind``
-    r"""(?<!kind )[!=]==\s*["'](?:draw|pass|timeout)["']|\.includes\(\s*["'](?:draw|pass|timeout)["']\s*\)""": "a move word compared as text",
+    r"""(?<!kind )[!=]==\s*["'](?:draw|pass|timeout)["']""": "a move word compared as text",
+    r"""\.includes\(\s*["'](?:draw|pass|timeout)["']\s*\)""": "a move word looked up as text",
     # the text list of legal moves (kept for scripted clients; the browser reads ``moves``)
     r"\b(?:state|st|msg)\.legal\b": "the legal moves as text",
     # the wild rank, or a card's rank compared (drawing a card's face reads its rank; a
     # rule compares it)
-    r"""[!=]==\s*["']8["']|["']8["']\s*[!=]==|startsWith\(\s*["']8""": "the rank of the wild card",
-    r"\bcard\w*(?:\[0\]|\.charAt\(0\)|\.slice\(0,\s*1\))\s*[!=]==|\bcard\w*\.startsWith\(": "a card's rank compared",
+    r"""[!=]==\s*["']8["']|["']8["']\s*[!=]==|startsWith\(\s*["']8""": "the wild card's rank",
+    r"\bcard\w*(?:\[0\]|\.charAt\(0\)|\.slice\(0,\s*1\))\s*[!=]==": "a card's rank compared",
+    r"\bcard\w*\.startsWith\(": "a card's rank compared",
 }
 
 PY_PATTERNS: dict[str, str] = {
     # the eight by rank: RANKS index 7, "8" in card text, or a named constant
-    r"\brank\w*\s*[!=]=\s*[78]\b|&\s*15\)?\s*[!=]=\s*7\b|\bRANK_?8\b": "the eight found by its rank",
-    r"""[!=]=\s*["']8["']|\[0\]\s*[!=]=\s*["']8|startswith\(\s*["']8""": "the eight found in card text",
+    r"\brank\w*\s*[!=]=\s*[78]\b|&\s*15\)?\s*[!=]=\s*7\b|\bRANK_?8\b": "the eight by its rank",
+    r"""[!=]=\s*["']8["']|\[0\]\s*[!=]=\s*["']8|startswith\(\s*["']8""": "the eight by its text",
     # a ruleset name deciding what is wild or what follows
-    r"""ruleset\W[^\n]*["'](?:countdown|cycles|classic|ultimate|openspiel)["'][^\n]*\b(?:wild|follow\w*)\b""": "a ruleset name deciding a rule",
-    r"""\b(?:wild|follow\w*)\b[^\n]*\bruleset\W[^\n]*["'](?:countdown|cycles|classic|ultimate|openspiel)["']""": "a ruleset name deciding a rule",
+    RULESET + r"[^\n]*" + RULE: "a ruleset name deciding a rule",
+    RULE + r"[^\n]*" + RULESET: "a ruleset name deciding a rule",
     # move text read by hand instead of with Move.parse
-    r"""(?:endswith|rstrip|strip)\(\s*["']!["']\s*\)""": "move text read by hand (use Move.parse)",
+    r"""(?:endswith|rstrip|strip)\(\s*["']!["']\s*\)""": "move text read by hand (Move.parse)",
 }
 
 
@@ -103,7 +111,7 @@ JS_OFFENCES = [
     "const legal = st.legal || [];",
 ]
 JS_FINE = [
-    'const calls = moves.filter((m) => m.call);',
+    "const calls = moves.filter((m) => m.call);",
     "const suits = [...new Set(moves.map((m) => m.suit).filter(Boolean))];",
     'el.pass.hidden = !legal.some((m) => m.kind === "pass");',
     "if (move) this.sendMove(move.text);",
