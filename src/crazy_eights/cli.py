@@ -67,15 +67,14 @@ def card_markup(text: str) -> Text:
     return Text(rank + SUIT_GLYPH[suit], style=SUIT_STYLE[suit])
 
 
-def move_markup(text: str) -> Text:
-    if text in ("draw", "pass", "timeout"):
-        return Text(text, style="cyan")
-    body = text.rstrip("!")
-    card, _, suit = body.partition(":")
-    out = card_markup(card) if card else Text("")
-    if suit:
-        out.append(" \u2192 " + SUIT_NAMES[SUITS.index(suit)], style=SUIT_STYLE[suit])
-    if text.endswith("!"):
+def move_markup(move: Move) -> Text:
+    """A move as coloured text, from the move's own fields (no move text is read here)."""
+    if move.card is None and move.suit is None:
+        return Text(move.text, style="cyan")
+    out = card_markup(CARD_TEXT[move.card]) if move.card is not None else Text("")
+    if move.suit is not None:
+        out.append(" \u2192 " + SUIT_NAMES[move.suit], style=SUIT_STYLE[SUITS[move.suit]])
+    if move.call:
         out.append("  + last card!", style="bold yellow")
     return out
 
@@ -195,7 +194,7 @@ def ask_move(game: Game, seat: int, read: Any) -> Move | None:
     listing = Text()
     for i, move in enumerate(legal, 1):
         listing.append(f" {i:>2}) ")
-        listing.append_text(move_markup(move.text))
+        listing.append_text(move_markup(move))
         listing.append("\n")
     console.print(listing, end="")
     while True:

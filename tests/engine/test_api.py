@@ -133,12 +133,26 @@ def test_g3_every_legal_move_comes_as_data_whose_text_plays_it() -> None:
             view = game.view(seat)
             assert view["legal_moves"] == data
             assert all(game.view(s)["legal_moves"] == [] for s in range(rules.players) if s != seat)
+            wild_rank = _wild_rank(rules, view, seat)
             for entry in data:
                 move = Move.parse(entry["text"])
-                assert move.to_dict() == entry
+                assert {**move.to_dict(), "wild": entry["wild"]} == entry
+                card = entry["card"]
+                assert entry["wild"] == (card is not None and card[0] == wild_rank)
                 assert entry["call"] == entry["text"].endswith("!")
                 assert (entry["suit"] is None) == (":" not in entry["text"])
             game.play(rng.choice(data)["text"])
+
+
+def _wild_rank(rules: Rules, view: object, seat: int) -> str | None:
+    """The rank wild for ``seat``, as the rules documents say (C6, U5, K5, Y6): an
+    eight, countdown's the seat's number (its view shows it), none in cycles."""
+    if rules.ruleset == "cycles":
+        return None
+    if rules.ruleset == "countdown":
+        assert isinstance(view, dict)
+        return str(view["players"][seat]["wild"])
+    return "8"
 
 
 def test_g3_move_data_is_json() -> None:

@@ -87,6 +87,9 @@ def test_a_hint_is_the_search_bots_move_and_rated_tables_refuse(make_client: Any
             hint = until(ws, "hint")
             assert hint["version"] == actor.version
             assert hint["move"] in [m.text for m in actor.game.legal_moves()]
+            # the hint comes as the legal move's data too, so a client reads no text
+            assert hint["data"] in actor.game.legal_move_data()
+            assert hint["data"]["text"] == hint["move"]
             assert asked == ["ismcts"]
 
 

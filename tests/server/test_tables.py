@@ -15,6 +15,7 @@ from pydantic import TypeAdapter
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.engine import Move
 from crazy_eights.server import sockets as socket_module
 from crazy_eights.server.protocol import ServerMessage
 from crazy_eights.server.table.ops import Timeout
@@ -97,6 +98,22 @@ def audit_every_message(client: TestClient, leaks: list[str], checked: dict[str,
     client.app.state.room.audit = audit  # type: ignore[attr-defined]
 
 
+def _check_moves(state: dict[str, Any], *, mine: bool) -> None:
+    """A state's structured moves are its legal moves, as the engine's data: its text
+    list in the same order, each entry what ``Move.parse`` of its text says, and wild
+    exactly for an eight outside countdown and cycles (the rulesets these tests play)."""
+    moves = state["moves"]
+    assert [m["text"] for m in moves] == state["legal"]
+    if not mine:
+        assert moves == []
+    ruleset = state["view"]["ruleset"]
+    for m in moves:
+        parsed = Move.parse(m["text"])
+        assert {k: v for k, v in m.items() if k != "wild"} == parsed.to_dict()
+        eight = m["card"] is not None and m["card"][0] == "8"
+        assert m["wild"] == (eight and ruleset not in ("countdown", "cycles"))
+
+
 def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) -> None:
     """RULES G5 at the socket: every message to every seat and spectator is checked."""
     checked = {"messages": 0}
@@ -122,8 +139,10 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
             if view["over"]:
                 break
             mover = view["current"]
+            for seat in sockets:
+                _check_moves(latest[seat], mine=seat == mover)
             if mover in sockets:
-                move = rng.choice(latest[mover]["legal"])
+                move = rng.choice(latest[mover]["moves"])["text"]
                 sockets[mover].send_json({"type": "move", "seq": version, "move": move})
             version += 1
         assert latest[0]["view"]["over"]
@@ -133,6 +152,10 @@ def test_full_game_never_shows_a_seat_a_card_it_may_not_see(client: TestClient) 
     assert checked["messages"] >= 3 * version  # a state per member and move, at least
     records = client.get(f"/api/tables/{table_id}/replay").json()
     assert len(records["steps"]) == version + 1
+    # each step after the first says its move as the engine's data, read from its text
+    assert records["steps"][0]["data"] is None
+    for step in records["steps"][1:]:
+        assert step["data"] == Move.parse(step["move"]).to_dict()
     assert all(len(h) >= 0 for h in records["steps"][-1]["hands"])
 
 

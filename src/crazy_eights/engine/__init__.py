@@ -17,7 +17,16 @@ from .game import (
     new_game,
     replay,
 )
-from .moves import DRAW, PASS, TIMEOUT, Move, MoveData, MoveKind, MoveSyntaxError
+from .moves import (
+    DRAW,
+    PASS,
+    TIMEOUT,
+    LegalMoveData,
+    Move,
+    MoveData,
+    MoveKind,
+    MoveSyntaxError,
+)
 from .rules import RULESETS, Rules, RulesError
 from .views import CyclesView, OpenSpielView, SheddingView
 
@@ -36,6 +45,7 @@ __all__ = [
     "GameResult",
     "Hidden",
     "IllegalMove",
+    "LegalMoveData",
     "Mask",
     "Move",
     "MoveData",

@@ -23,7 +23,7 @@ from typing import Any, Final, Literal, TypeVar
 
 from .cards import CARD_TEXT, Card, Mask, add_card, cards_of, parse_card
 from .events import Event
-from .moves import TIMEOUT, Move, MoveData, MoveSyntaxError
+from .moves import TIMEOUT, LegalMoveData, Move, MoveSyntaxError
 from .result import GameResult
 from .rng import PLAYOUT_MASK, Rng, playout_seed
 from .rules import Rules
@@ -262,9 +262,24 @@ class Game(ABC):
             legal = self._legal = self._compute_legal()
         return list(legal)
 
-    def legal_move_data(self) -> list[MoveData]:
-        """``legal_moves()`` as structured data, for clients that implement no rule."""
-        return [m.to_dict() for m in self.legal_moves()]
+    def legal_move_data(self) -> list[LegalMoveData]:
+        """``legal_moves()`` as structured data, for clients that implement no rule:
+        each move's ``Move.to_dict()`` and whether its card is wild for the player."""
+        out: list[LegalMoveData] = []
+        for move in self.legal_moves():
+            data = move.to_dict()
+            card = move.card
+            out.append(
+                {
+                    "kind": data["kind"],
+                    "card": data["card"],
+                    "suit": data["suit"],
+                    "call": data["call"],
+                    "text": data["text"],
+                    "wild": card is not None and self.is_wild(card),
+                }
+            )
+        return out
 
     def play(self, move: str | Move) -> list[Event]:
         """Play a move (text or ``Move``) and return the events it caused.

@@ -51,6 +51,15 @@ class MoveData(TypedDict):
     text: str
 
 
+class LegalMoveData(MoveData):
+    """A legal move as ``Game.legal_move_data()`` gives it: its ``MoveData`` and
+    ``wild``, whether its card is wild for the player to move (the engine's answer to
+    ``game.is_wild``), so a client can explain a wild play without knowing which rank
+    is wild in which ruleset."""
+
+    wild: bool
+
+
 class MoveSyntaxError(ValueError):
     """Text that is not a move."""
 

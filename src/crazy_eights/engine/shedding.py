@@ -1227,9 +1227,8 @@ class SheddingGame(Game):
         if seat is not None:
             out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
             if not over and seat == self.current:
-                legal = self.legal_moves()
-                out["legal"] = [m.text for m in legal]
-                out["legal_moves"] = [m.to_dict() for m in legal]
+                out["legal"] = [m.text for m in self.legal_moves()]
+                out["legal_moves"] = self.legal_move_data()
                 if self.phase == DRAWN:
                     out["drawn"] = CARD_TEXT[self.drawn]
             else:

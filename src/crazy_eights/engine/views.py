@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from .events import EventDict
-from .moves import MoveData
+from .moves import LegalMoveData
 from .result import ResultDict
 
 SheddingPhase = Literal["play", "drawn", "after_draw", "declare", "over"]
@@ -56,7 +56,7 @@ class SheddingView(TypedDict):
     hand: NotRequired[list[str]]
     legal: NotRequired[list[str]]
     """The seat to move: its legal moves as text."""
-    legal_moves: NotRequired[list[MoveData]]
+    legal_moves: NotRequired[list[LegalMoveData]]
     """The seat to move: its legal moves as structured data, in the order of ``legal``."""
     drawn: NotRequired[str]
     """The seat to move after drawing a playable card (``single``): that card."""
@@ -110,7 +110,7 @@ class CyclesView(TypedDict):
     result: ResultDict | None
     hand: NotRequired[list[str]]
     legal: NotRequired[list[str]]
-    legal_moves: NotRequired[list[MoveData]]
+    legal_moves: NotRequired[list[LegalMoveData]]
     forced_card: NotRequired[str]
     log: NotRequired[list[EventDict]]
 

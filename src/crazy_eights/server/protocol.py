@@ -228,6 +228,10 @@ class State(BaseModel):
     events: list[dict[str, Any]] = Field(default_factory=list)
     view: dict[str, Any]
     legal: list[str] = Field(default_factory=list)
+    moves: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="the legal moves as the engine's LegalMoveData, in the order of legal",
+    )
     called: bool = False
     pause: Pause | None = None
 
@@ -298,6 +302,7 @@ class HintOut(_Server):
     type: Literal["hint"] = "hint"
     version: int
     move: str
+    data: dict[str, Any] = Field(description="the move as the engine's MoveData")
 
 
 class ErrorOut(_Server):

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from crazy_eights.engine import RULESETS, Rules, new_game
+from crazy_eights.engine import RULESETS, Move, Rules, new_game
 
 from . import db, ratings
 from .archon import RuleOut, seat_titles
@@ -126,10 +126,11 @@ def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, An
     game = new_game(rules, seed)
     seats = range(rules.players)
 
-    def step(move: str | None, by: int | None, events: list[Any]) -> dict[str, Any]:
+    def step(move: Move | None, by: int | None, events: list[Any]) -> dict[str, Any]:
         return {
             "version": len(game.moves),
-            "move": move,
+            "move": None if move is None else move.text,
+            "data": None if move is None else move.to_dict(),
             "by": by,
             "events": [e.for_seat(e.seat) for e in events],
             "view": game.view(None),
@@ -138,7 +139,8 @@ def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, An
 
     steps = [step(None, None, [])]
     for row in moves:
-        steps.append(step(row.move, row.seat, game.play(row.move)))
+        move = Move.parse(row.move)  # the one place a stored move's text is read
+        steps.append(step(move, row.seat, game.play(move)))
     return steps
 
 

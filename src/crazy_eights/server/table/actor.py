@@ -739,9 +739,20 @@ class TableActor:
 
     def _on_hint_ready(self, op: HintReady) -> None:
         member = self._member(op.member_id)
-        if member is not None and op.version == self.version:
+        game = self.game
+        if member is not None and game is not None and op.version == self.version:
+            # the hint goes out as one of the legal moves' data, so a client reads it as
+            # it reads its moves (and a suggestion the game would refuse never goes out)
+            data = next((m for m in game.legal_move_data() if m["text"] == op.move), None)
+            if data is None:
+                log.warning("table %s: a hint %r that is not a legal move", self.id, op.move)
+                return
             message = HintOut(
-                table=self.id, clock=messages.clock(self), version=op.version, move=op.move
+                table=self.id,
+                clock=messages.clock(self),
+                version=op.version,
+                move=op.move,
+                data=dict(data),
             )
             self._send(member, message)
 

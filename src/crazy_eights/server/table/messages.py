@@ -123,11 +123,8 @@ def state_data(
     game = actor.game
     if game is None:
         return None
-    legal = (
-        [m.text for m in game.legal_moves()]
-        if seat is not None and game.current_player == seat
-        else []
-    )
+    to_move = seat is not None and game.current_player == seat
+    moves = game.legal_move_data() if to_move else []
     return {
         "version": actor.version,
         "move": move,
@@ -135,7 +132,8 @@ def state_data(
         "ack": ack if seat is not None and seat == by else None,
         "events": [e.for_seat(seat) for e in events],
         "view": game.view(seat, log=log),
-        "legal": legal,
+        "legal": [m["text"] for m in moves],
+        "moves": moves,
         "called": seat is not None and actor.seats[seat].called,
         "pause": pause_data(actor),
     }

@@ -25,14 +25,13 @@ export async function replayPage(id) {
     const name = x.name || `Seat ${x.seat + 1}`;
     return data.seats.filter((y) => y.name === x.name).length > 1 ? `${name} ${x.seat + 1}` : name;
   });
-  const describe = (move) => {
-    if (move === "draw") return "draws";
-    if (move === "pass") return "passes";
-    if (move === "timeout") return "runs out of time";
-    const [card, rest = ""] = move.split(":");
-    const plain = card.replace("!", "");
-    const suit = rest.replace("!", "");
-    return `plays the ${cardName(plain)}${suit ? ` and names ${SUIT_NAMES[suit]}` : ""}${move.endsWith("!") ? ", calling last card" : ""}`;
+  // a move in words, from the structured data the server sends with it
+  const describe = ({ kind, card, suit, call }) => {
+    if (kind === "draw") return "draws";
+    if (kind === "pass") return "passes";
+    if (kind === "timeout") return "runs out of time";
+    if (kind === "declare") return `names ${SUIT_NAMES[suit]}`;
+    return `plays the ${cardName(card)}${suit ? ` and names ${SUIT_NAMES[suit]}` : ""}${call ? ", calling last card" : ""}`;
   };
   let k = 0;
   let timer = null;
@@ -44,7 +43,7 @@ export async function replayPage(id) {
     const step = data.steps[k];
     const v = step.view;
     slider.value = k;
-    const what = step.move === null ? "Start of the game" : `Move ${k}: ${names[step.by] || "The table"} ${describe(step.move)}`;
+    const what = step.data === null ? "Start of the game" : `Move ${k}: ${names[step.by] || "The table"} ${describe(step.data)}`;
     label.textContent = what;
     const center = v.ruleset === "cycles"
       ? h("div", { class: "cycle-cards" }, (v.cycle || []).map((c) => h("figure", { class: "cycle-card" }, h("div", { class: "cardbox", html: cardSVG(c.card, { face: s.face, fourColor: s.fourColor }) }), h("figcaption", { text: c.seat === "host" ? "Host" : names[c.seat] }))))

@@ -12,7 +12,8 @@ import { matchEnd, RoundSummary } from "./summary.js";
 import { penaltyWhy, showNotice, Tells } from "./tells.js";
 import { announce, avatarSVG, fmtTime, h, modal, toast } from "./ui.js";
 
-const moveCard = (move) => move.split(/[:!]/)[0];
+/** The suits a choice of moves names (one card's, or the starter eight's), in order. */
+const suitsOf = (moves) => [...new Set(moves.map((m) => m.suit).filter(Boolean))];
 const HEARTBEAT_MS = 3000; // a ping this often, to notice a server that stopped answering
 const SILENT_MS = 12000; // nothing heard for this long: the connection is dead, reconnect
 
@@ -259,9 +260,16 @@ export class TableView {
     return this.mySeat === null ? 0 : this.mySeat;
   }
 
-  /** Your legal moves now (none while a move is on its way or between rounds). */
+  /** Your legal moves now, as the server sends them: `{kind, card, suit, call, wild,
+   * text}` each (none while a move is on its way or between rounds). The client reads
+   * these fields and sends `text` back; it never reads or writes move text itself. */
   get legal() {
-    return this.state && !this.pending && !this.state.pause ? this.state.legal || [] : [];
+    return this.state && !this.pending && !this.state.pause ? this.state.moves || [] : [];
+  }
+
+  /** Your legal move of this kind now (`draw`, `pass`), or undefined. */
+  offered(kind) {
+    return this.legal.find((m) => m.kind === kind);
   }
 
   name(seat) {
@@ -276,7 +284,7 @@ export class TableView {
   }
 
   movesFor(card) {
-    return this.legal.filter((m) => moveCard(m) === card);
+    return this.legal.filter((m) => m.card === card);
   }
 
   handOrder() {
@@ -296,11 +304,11 @@ export class TableView {
   }
 
   /** Whether a last-card call can matter now: it is your turn and a play would leave
-   * you one card (the server offers that play with the call, `!`). */
+   * you one card (the server offers that play with `call: true`). */
   callMatters() {
     const v = this.view;
     if (!v || v.over || this.mySeat === null || v.current !== this.mySeat || this.lastCardMode() !== "manual") return false;
-    return (v.hand || []).length === 2 && this.legal.some((m) => m.endsWith("!"));
+    return (v.hand || []).length === 2 && this.legal.some((m) => m.call);
   }
 
   lastCardMode() {
@@ -533,7 +541,7 @@ export class TableView {
     const s = settings.get();
     const cycles = v.ruleset === "cycles";
     el.stockCount.textContent = String(v.stock);
-    const canDraw = this.legal.includes("draw");
+    const canDraw = Boolean(this.offered("draw"));
     el.stock.disabled = !canDraw;
     el.stock.classList.toggle("can-draw", canDraw);
     el.stock.classList.toggle("empty", v.stock === 0);
@@ -650,8 +658,8 @@ export class TableView {
     const el = this.el;
     const legal = this.legal;
     const myTurn = this.mySeat !== null && this.view.current === this.mySeat && !this.view.over;
-    el.drawBtn.hidden = !legal.includes("draw");
-    el.pass.hidden = !legal.includes("pass");
+    el.drawBtn.hidden = !legal.some((m) => m.kind === "draw");
+    el.pass.hidden = !legal.some((m) => m.kind === "pass");
     // Last card shows only when it can matter, and stays (armed) until the play
     const matters = myTurn && this.callMatters();
     el.lastCard.hidden = !(matters || (this.called && !this.view.over));
@@ -681,12 +689,12 @@ export class TableView {
   /** Highlight the suggested card, or the stock for a draw, or Pass, for this position. */
   markHint() {
     const el = this.el;
-    const hint = this.hint && this.state && this.hint.version === this.state.version ? this.hint.move : null;
+    const hint = this.hint && this.state && this.hint.version === this.state.version ? this.hint.data : null;
     for (const b of el.hand.querySelectorAll(".hinted")) b.classList.remove("hinted");
-    el.stock.classList.toggle("hinted", hint === "draw");
-    el.pass.classList.toggle("hinted", hint === "pass");
-    if (hint && hint !== "draw" && hint !== "pass") {
-      const card = el.hand.querySelector(`[data-card="${moveCard(hint)}"]`);
+    el.stock.classList.toggle("hinted", Boolean(hint) && hint.kind === "draw");
+    el.pass.classList.toggle("hinted", Boolean(hint) && hint.kind === "pass");
+    if (hint && hint.card) {
+      const card = el.hand.querySelector(`[data-card="${hint.card}"]`);
       if (card) card.classList.add("hinted");
     }
   }
@@ -708,8 +716,8 @@ export class TableView {
       let text = "Your turn";
       if (this.pending) text = "Your move is on its way\u2026";
       else if (v.phase === "declare") text = "Your turn: name the suit of the starter eight";
-      else if (legal.length === 1 && legal[0] === "pass") text = "Your turn: nothing to play, pass";
-      else if (legal.every((m) => m === "draw" || m === "pass")) text = "Your turn: no playable card, draw from the stock";
+      else if (legal.length === 1 && legal[0].kind === "pass") text = "Your turn: nothing to play, pass";
+      else if (legal.every((m) => m.kind === "draw" || m.kind === "pass")) text = "Your turn: no playable card, draw from the stock";
       else if (v.drawn) text = `Your turn: play the card you drew or pass`;
       else if (v.forced_card) text = `Your turn: you must play the ${cardName(v.forced_card)}`;
       else if (v.ruleset === "cycles" && v.phase === "lead") text = "Your lead: play any card to start the cycle";
@@ -872,7 +880,7 @@ export class TableView {
         // the host's card is turned from the stock; a played card slides over the felt
         if (ev.type === "host_lead") sound.flip(secs(delay));
         sound.slide(secs(delay));
-        const wild = ev.declared || (card && card[0] === "8" && this.view.ruleset !== "countdown" && this.view.ruleset !== "cycles");
+        const wild = Boolean(ev.declared); // a suit was named: the engine's event says so
         fx.fly(html, from, to, { delay, rotate: -12 }).then(() => {
           sound.snap();
           if (wild) {
@@ -1053,7 +1061,7 @@ export class TableView {
   resend(state) {
     const move = this.unanswered;
     this.unanswered = null;
-    if (move && state && state.version === move.seq && (state.legal || []).includes(move.move)) {
+    if (move && state && state.version === move.seq && (state.moves || []).some((m) => m.text === move.move)) {
       this.sendMove(move.move);
     }
   }
@@ -1087,31 +1095,30 @@ export class TableView {
       return;
     }
     const autoCall = settings.get().autoCall && this.info && this.info.hints;
-    const calls = moves.filter((m) => m.endsWith("!"));
-    let pool = moves.filter((m) => !m.endsWith("!"));
-    let bang = "";
-    if (calls.length && autoCall && !this.called) {
-      pool = calls;
-      bang = "!";
-    }
+    // the same card with and without the last-card call: call it when the table may
+    // call for you and you have not armed the call yourself
+    const calls = moves.filter((m) => m.call);
+    let pool = moves.filter((m) => !m.call);
+    if (calls.length && autoCall && !this.called) pool = calls;
     if (!pool.length) pool = moves;
-    const suits = [...new Set(pool.filter((m) => m.includes(":")).map((m) => m.split(":")[1][0]))];
-    if (!suits.length) return this.sendMove(pool[0]);
+    const suits = suitsOf(pool);
+    if (!suits.length) return this.sendMove(pool[0].text);
     const suit = await this.pickSuit(suits, card);
     if (!suit) return;
-    const move = pool.find((m) => m.startsWith(`${card}:${suit}`) && m.endsWith(bang)) || `${card}:${suit}${bang}`;
-    this.sendMove(move);
+    const move = pool.find((m) => m.suit === suit);
+    if (move) this.sendMove(move.text);
   }
 
   async declareStarter() {
     this.declaring = true;
-    const suits = [...new Set(this.legal.filter((m) => m.includes(":")).map((m) => m.split(":")[1][0]))];
-    const card = this.legal[0] ? moveCard(this.legal[0]) : this.view.top;
-    const suit = await this.pickSuit(suits, card, "Name the suit of the starter eight");
+    const legal = this.legal;
+    const suits = suitsOf(legal);
+    const withCard = legal.find((m) => m.card);
+    const suit = await this.pickSuit(suits, withCard ? withCard.card : this.view.top, "Name the suit of the starter eight");
     this.declaring = false;
     if (suit) {
-      const move = this.legal.find((m) => m.includes(`:${suit}`));
-      if (move) this.sendMove(move);
+      const move = legal.find((m) => m.suit === suit);
+      if (move) this.sendMove(move.text);
     }
   }
 
@@ -1137,15 +1144,17 @@ export class TableView {
   }
 
   draw() {
-    if (!this.legal.includes("draw")) {
+    const move = this.offered("draw");
+    if (!move) {
       if (this.view && this.view.current === this.mySeat) toast("You cannot draw now.");
       return;
     }
-    this.sendMove("draw");
+    this.sendMove(move.text);
   }
 
   pass() {
-    if (this.legal.includes("pass")) this.sendMove("pass");
+    const move = this.offered("pass");
+    if (move) this.sendMove(move.text);
   }
 
   callLastCard() {
@@ -1168,15 +1177,15 @@ export class TableView {
     if (this.send({ type: "chat", text })) this.el.chatInput.value = "";
   }
 
-  showHint({ version, move }) {
+  showHint({ version, move, data }) {
     if (!this.state || version !== this.state.version) return; // the game moved on
-    this.hint = { version, move };
+    this.hint = { version, move, data };
     this.hintAsked = null;
     this.renderActions();
-    const card = moveCard(move);
-    const target = move === "draw" ? this.el.stock : move === "pass" ? this.el.pass : this.el.hand.querySelector(`[data-card="${card}"]`);
+    const { kind, card } = data;
+    const target = kind === "draw" ? this.el.stock : kind === "pass" ? this.el.pass : card ? this.el.hand.querySelector(`[data-card="${card}"]`) : null;
     if (target) fx.pulse(target);
-    toast(`Hint: ${move === "draw" ? "draw a card" : move === "pass" ? "pass" : `play the ${cardName(card)}`}`);
+    toast(`Hint: ${kind === "draw" ? "draw a card" : kind === "pass" ? "pass" : card ? `play the ${cardName(card)}` : "name a suit"}`);
   }
 
   async sit(seat) {
@@ -1273,7 +1282,7 @@ export class TableView {
         const dx = ev.clientX - x0, dy = ev.clientY - y0;
         if (!ghost && Math.hypot(dx, dy) < 8) return;
         if (!ghost) {
-          if (kind === "stock" && !this.legal.includes("draw")) return;
+          if (kind === "stock" && !this.offered("draw")) return;
           ghost = h("div", { class: "drag-ghost", html: kind === "card" ? src.innerHTML : backSVG() });
           Object.assign(ghost.style, { width: `${rect.width}px`, height: `${rect.height}px` });
           document.body.append(ghost);

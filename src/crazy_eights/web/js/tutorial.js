@@ -1,6 +1,7 @@
 // The first-game tutorial: a classic round against one bot, with a coach that explains
 // legal cards, eights, drawing and the last-card call the first time each comes up.
-// It reads only what the server sends (legal moves, hand, events): no rule lives here.
+// It reads only what the server sends (the legal moves as data, hand, events): no rule
+// lives here, and no move text is read.
 import { cardName } from "./cards.js";
 import { h } from "./ui.js";
 
@@ -70,12 +71,12 @@ export class Coach {
     const events = st.events || [];
     if (events.some((e) => e.type === "played" && e.declared && e.seat !== table.mySeat)) this.show("declared", table);
     if (v.current !== table.mySeat) return;
-    const legal = st.legal || [];
-    const cards = legal.filter((m) => m !== "draw" && m !== "pass");
+    const legal = st.moves || [];
+    const cards = legal.filter((m) => m.card);
     if (v.drawn) this.show("drawn", table, "", true);
-    if (!cards.length && legal.includes("draw")) this.show("draw", table, "", true);
-    if (cards.length) this.show("legal", table, ` Right now, for example, the ${cardName(cards[0].split(/[:!]/)[0])} can be played.`);
-    if (cards.some((m) => m.startsWith("8") && m.includes(":"))) this.show("eight", table);
-    if (legal.some((m) => m.endsWith("!"))) this.show("last", table, "", true);
+    if (!cards.length && legal.some((m) => m.kind === "draw")) this.show("draw", table, "", true);
+    if (cards.length) this.show("legal", table, ` Right now, for example, the ${cardName(cards[0].card)} can be played.`);
+    if (cards.some((m) => m.wild)) this.show("eight", table);
+    if (legal.some((m) => m.call)) this.show("last", table, "", true);
   }
 }
