@@ -216,7 +216,7 @@ class Accounts:
             try:
                 return await self._insert(
                     name=name,
-                    display_name=f"{level} bot",
+                    display_name=f"{level.capitalize()} bot",  # as its seats are named
                     avatar="bot",
                     password_hash=None,
                     guest=False,
