@@ -1,9 +1,9 @@
 """Game analysis: how long it takes, and how the three bot levels fare under it.
 
-    python bench/analysis.py [--games 8] [--worlds 150] [--iterations 1000]
+    python bench/analysis.py [--games 8] [--worlds 150] [--iterations 1000] [--players 4]
 
-Each level (random = Easy, heuristic = Medium, ismcts = Hard) plays seat 0 of 4-player
-classic single rounds against three heuristic bots, from the same seeds for every level;
+Each level (random = Easy, heuristic = Medium, ismcts = Hard) plays seat 0 of classic
+single rounds (4 players unless ``--players``) against heuristic bots, from the same seeds for every level;
 seat 0's decisions are analysed (``bots/analysis.py``, default thresholds) and the
 level's accuracy is the share of its decisions with a choice that were not marked (the
 search's move, or a loss under the inaccuracy threshold), with its mean loss of
@@ -41,10 +41,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--worlds", type=int, default=150)
     parser.add_argument("--iterations", type=int, default=1000, help="the Hard level's search")
+    parser.add_argument("--players", type=int, default=4, help="players of the single rounds")
     args = parser.parse_args()
     config = AnalysisConfig(worlds=args.worlds)
-    single = Rules.preset("classic", players=4).replace(mode="single")
-    print(f"4-player classic single rounds, {args.games} games a level, {args.worlds} worlds")
+    single = Rules.preset("classic", players=args.players).replace(mode="single")
+    print(
+        f"{args.players}-player classic single rounds, {args.games} games a level, "
+        f"{args.worlds} worlds"
+    )
     print("level      decisions  accuracy  mean loss  blunders  mistakes  s/analysis")
     for level in BOT_LEVELS:
         chosen = good = blunders = mistakes = 0
