@@ -3,8 +3,8 @@
     python bench/analysis.py [--games 8] [--worlds 150] [--iterations 1000] [--players 4]
 
 Each level (random = Easy, heuristic = Medium, ismcts = Hard) plays seat 0 of classic
-single rounds (4 players unless ``--players``) against heuristic bots, from the same seeds for every level;
-seat 0's decisions are analysed (``bots/analysis.py``, default thresholds) and the
+single rounds (4 players unless ``--players``) against heuristic bots, from the same
+seeds for every level; seat 0's decisions are analysed (``bots/analysis.py``, default thresholds) and the
 level's accuracy is the share of its decisions with a choice that were not marked (the
 search's move, or a loss under the inaccuracy threshold), with its mean loss of
 round-win chance. Then one 4-player classic match (the preset: rounds to 100 points)
