@@ -4,11 +4,11 @@
 
 Each level (random = Easy, heuristic = Medium, ismcts = Hard) plays seat 0 of classic
 single rounds (4 players unless ``--players``) against heuristic bots, from the same
-seeds for every level; seat 0's decisions are analysed (``bots/analysis.py``, default thresholds) and the
-level's accuracy is the share of its decisions with a choice that were not marked (the
-search's move, or a loss under the inaccuracy threshold), with its mean loss of
-round-win chance. Then one 4-player classic match (the preset: rounds to 100 points)
-is analysed for one seat, timed.
+seeds for every level. Seat 0's decisions are analysed (``bots/analysis.py``, default
+thresholds); the level's accuracy is the share of its decisions with a choice that were
+not marked (the search's move, or a loss under the inaccuracy threshold), beside its
+mean loss of round-win chance. Then one 4-player classic match (the preset: rounds to
+100 points) is analysed for one seat, timed.
 """
 
 from __future__ import annotations
