@@ -186,6 +186,12 @@ class MemoryStore:
     async def find_invite(self, code: str) -> str | None:
         return None
 
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        return follow_up
+
+    async def rematch_of(self, table_id: str) -> tuple[str, str | None] | None:
+        return None
+
     async def save_seat(self, table_id: str, seat: Seat) -> None:
         pass
 

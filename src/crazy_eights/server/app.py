@@ -32,6 +32,7 @@ from .errors import ApiError
 from .messages import http_error, readable
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
+from .rematch import FollowUps
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
@@ -92,6 +93,7 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = lobby.Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.follow_ups = FollowUps(self.store, lambda: self.tables)
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
@@ -107,6 +109,7 @@ class Room:
             max_spectators=settings.max_spectators,
             finished=self._table_finished,
             round_pause=settings.round_pause_seconds,
+            follow_ups=self.follow_ups,
         )
 
     def _join_cluster(self, redis_url: str) -> None:

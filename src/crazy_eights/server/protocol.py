@@ -260,6 +260,14 @@ class RatingChange(BaseModel):
     after: int
 
 
+class Rematch(BaseModel):
+    """A finished table's follow-up ("Play again": same people, same rules)."""
+
+    table: str = Field(description="the follow-up table's id")
+    by: str = Field(description="who asked first (and so made the follow-up)")
+    seated: list[str] = Field(description="this table's players seated there so far")
+
+
 class Welcome(_Server):
     type: Literal["welcome"] = "welcome"
     you: You
@@ -267,6 +275,7 @@ class Welcome(_Server):
     state: State | None
     chat: list[ChatOut]
     ratings: list[RatingChange] | None = None
+    rematch: Rematch | None = None
 
 
 class StateOut(_Server):
@@ -327,6 +336,14 @@ class RatingsOut(_Server):
     changes: list[RatingChange]
 
 
+class RematchOut(_Server):
+    """Someone of this finished table asked to play again: the follow-up table and who
+    of this table sits there now (sent again as each one joins)."""
+
+    type: Literal["rematch"] = "rematch"
+    rematch: Rematch
+
+
 ServerMessage = (
     Welcome
     | StateOut
@@ -339,6 +356,7 @@ ServerMessage = (
     | PongOut
     | PauseOut
     | RatingsOut
+    | RematchOut
 )
 
 

@@ -21,6 +21,11 @@ from .table.store import Spec, TableRecord
 log = logging.getLogger(__name__)
 
 
+def new_table_id() -> str:
+    """A fresh, unguessable table id."""
+    return "t_" + secrets.token_urlsafe(9)
+
+
 class TableHandle(Protocol):
     """How the lobby and the sockets reach a table, wherever it runs."""
 
@@ -75,9 +80,12 @@ class Tables:
             del self.live[actor.id]
             spawn(actor.stop())
 
-    async def create(self, spec: Spec, creator: Player) -> TableActor:
-        """A new table with the creator in the first seat without a bot; dealt at once
-        when every seat is taken."""
+    async def create(
+        self, spec: Spec, creator: Player, *, table_id: str | None = None, at: int | None = None
+    ) -> TableActor:
+        """A new table (id ``table_id`` if given) with the creator in seat ``at`` if it has
+        no bot, else in the first seat without one; dealt at once when every seat is
+        taken."""
         deps = self._deps()
         seats = Seats.empty(spec.rules.players)
         for seat_no, level in spec.bots.items():
@@ -85,10 +93,11 @@ class Tables:
             seat.bot = level
             seat.account_id = await deps.bot_account(level)
         seats.name_bots()
-        own = seats.free()[0]
+        free = seats.free()
+        own = next((s for s in free if s.seat == at), free[0])
         own.account_id, own.name, own.avatar = creator.id, creator.name, creator.avatar
         record = TableRecord(
-            id="t_" + secrets.token_urlsafe(9),
+            id=table_id or new_table_id(),
             spec=spec,
             seed=secrets.randbits(63),
             creator=creator.id,

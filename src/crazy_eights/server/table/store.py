@@ -104,6 +104,13 @@ class TableStore(Protocol):
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         """Keep a chat line (without waiting for it)."""
 
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        """Name ``follow_up`` the finished table's rematch unless one is named already;
+        answers the one that stands (so of two racing askers, one makes the table)."""
+
+    async def rematch_of(self, table_id: str) -> tuple[str, str | None] | None:
+        """The finished table's follow-up and that table's invite code, if it has one."""
+
 
 class SqlTableStore:
     """``TableStore`` on the room's SQL database."""
@@ -208,6 +215,27 @@ class SqlTableStore:
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else str(row.id)
+
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.tables.update()
+                .where(db.tables.c.id == table_id, db.tables.c.rematch.is_(None))
+                .values(rematch=follow_up)
+            )
+            query = sa.select(db.tables.c.rematch).where(db.tables.c.id == table_id)
+            return str((await conn.execute(query)).scalar_one())
+
+    async def rematch_of(self, table_id: str) -> tuple[str, str | None] | None:
+        follow_up = db.tables.alias("follow_up")
+        query = (
+            sa.select(follow_up.c.id, follow_up.c.invite)
+            .select_from(db.tables.join(follow_up, follow_up.c.id == db.tables.c.rematch))
+            .where(db.tables.c.id == table_id)
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (str(row.id), row.invite)
 
     async def save_seat(self, table_id: str, seat: Seat) -> None:
         async with self.engine.begin() as conn:
