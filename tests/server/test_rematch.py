@@ -93,7 +93,12 @@ def test_two_players_ask_and_sit_at_one_follow_up_which_starts(client: TestClien
         assert [s["name"] for s in made["seats"]] == [names[0], None]  # the asker's old seat
         for ws in sockets.values():
             offer = until(ws, "rematch")["rematch"]
-            assert offer == {"table": made["id"], "by": names[0], "seated": [names[0]]}
+            assert offer == {
+                "table": made["id"],
+                "by": names[0],
+                "seated": [names[0]],
+                "accounts": [made["seats"][0]["account"]],
+            }
         again = ask(client, old, tokens[0]).json()  # asking twice changes nothing
         assert again["id"] == made["id"] and again["status"] == "open"
         until(sockets[1], "rematch")

@@ -266,6 +266,7 @@ class Rematch(BaseModel):
     table: str = Field(description="the follow-up table's id")
     by: str = Field(description="who asked first (and so made the follow-up)")
     seated: list[str] = Field(description="this table's players seated there so far")
+    accounts: list[int] = Field(description="their accounts, in the same order")
 
 
 class Welcome(_Server):

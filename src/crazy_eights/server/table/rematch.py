@@ -65,6 +65,11 @@ def offer(info: TableInfo, seats: Seats, by: str) -> Rematch:
     """The rematch as the finished table shows it: who made it (``by`` if they are gone
     from it) and who of this table's people sit there now."""
     people = {seat.account_id for seat in seats if seat.human}
-    seated = [s.name for s in info.seats if s.account in people and s.name and not s.bot]
+    here = [s for s in info.seats if s.account in people and s.account and s.name and not s.bot]
     maker = next((s.name for s in info.seats if s.account == info.creator and s.name), by)
-    return Rematch(table=info.id, by=maker, seated=seated)
+    return Rematch(
+        table=info.id,
+        by=maker,
+        seated=[s.name for s in here if s.name],
+        accounts=[s.account for s in here if s.account],
+    )
