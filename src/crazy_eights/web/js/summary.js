@@ -135,9 +135,9 @@ export function showOffer(box, offer, me) {
   });
   const others = offer.seated.filter((n) => n !== offer.by);
   box.hidden = false;
-  box.replaceChildren(
-    h("p", { class: "rematch-line" }, h("span", { text: mine ? "You are at the new table." : `${offer.by} wants to play again — ` }), join),
-    others.length ? h("p", { class: "muted", text: `Joined: ${others.join(", ")}` }) : null);
+  const line = h("p", { class: "rematch-line" }, h("span", { text: mine ? "You are at the new table." : `${offer.by} wants to play again \u2014 ` }), join);
+  const joined = others.length ? [h("p", { class: "muted", text: `Joined: ${others.join(", ")}` })] : [];
+  box.replaceChildren(line, ...joined);
 }
 
 /** The rating changes as lines: "You: 1000 → 1032 (+32)". */
