@@ -14,6 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.cluster import wire
+from crazy_eights.server.table import ops
 
 from .conftest import as_, guest, make_table, until
 
@@ -166,3 +168,8 @@ def test_one_follow_up_however_the_asks_race(client: TestClient) -> None:
         pass
     assert run_store(client, "claim_rematch", table["id"], "t_first") == "t_first"
     assert run_store(client, "claim_rematch", table["id"], "t_second") == "t_first"
+
+
+def test_the_ask_travels_between_nodes() -> None:
+    ask_op = ops.Rematch(ops.Player(4, "Ann", "fox"))
+    assert wire.op_in(wire.op_out(ask_op)) == ask_op
