@@ -5,6 +5,7 @@ in later welcomes; a finished table no longer loaded is answered from the databa
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections.abc import Iterator
@@ -164,10 +165,24 @@ def test_an_unloaded_finished_table_is_answered_from_the_database(client: TestCl
 
 def test_one_follow_up_however_the_asks_race(client: TestClient) -> None:
     table, tokens = duel(client)
-    with finished_game(client, dict(enumerate(tokens)), table["id"]):
-        pass
-    assert run_store(client, "claim_rematch", table["id"], "t_first") == "t_first"
-    assert run_store(client, "claim_rematch", table["id"], "t_second") == "t_first"
+    old = table["id"]
+    with finished_game(client, dict(enumerate(tokens)), old):
+        room = client.app.state.room  # type: ignore[attr-defined]
+        actor = actor_of(client, old)
+        ann, bob = (ops.Player(s.account_id, s.name, s.avatar) for s in actor.seats)
+
+        async def race() -> list[Any]:  # one through the table, one as another node would
+            return list(
+                await asyncio.gather(
+                    actor.request(ops.Rematch(ann)), room.follow_ups.from_store(old, bob)
+                )
+            )
+
+        assert client.portal is not None
+        first, second = client.portal.call(race)
+    assert first.id == second.id
+    assert actor_of(client, first.id).status == "playing"  # both sat down, it dealt
+    assert run_store(client, "claim_rematch", old, "t_other") == first.id
 
 
 def test_the_ask_travels_between_nodes() -> None:
