@@ -1,6 +1,6 @@
 """Rematches: ``tables.rematch``, the follow-up table "Play again" made for a finished one.
 
-Revision ID: 0006
+Revision ID: 0006_rematch
 Revises: 0005
 Create Date: 2026-12-01
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
+revision = "0006_rematch"
 down_revision = "0005"
 branch_labels = None
 depends_on = None
