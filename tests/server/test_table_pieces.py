@@ -20,7 +20,13 @@ from crazy_eights.server.table.clock import GraceTimers, TurnClock
 from crazy_eights.server.table.members import Member, Members
 from crazy_eights.server.table.ops import BotMove, HintReady, Join, Op, Play, Start
 from crazy_eights.server.table.seats import Seat, Seats
-from crazy_eights.server.table.store import ChatLine, Spec, StoreError, TableRecord
+from crazy_eights.server.table.store import (
+    ChatLine,
+    FollowUpRow,
+    Spec,
+    StoreError,
+    TableRecord,
+)
 
 
 def run(coro: Any) -> Any:
@@ -184,6 +190,12 @@ class MemoryStore:
         return []
 
     async def find_invite(self, code: str) -> str | None:
+        return None
+
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        return follow_up
+
+    async def rematch_of(self, table_id: str) -> FollowUpRow | None:
         return None
 
     async def save_seat(self, table_id: str, seat: Seat) -> None:

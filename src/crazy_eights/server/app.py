@@ -34,6 +34,7 @@ from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
 from .messages import http_error, readable
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
+from .rematch import FollowUps
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
@@ -107,6 +108,7 @@ class Room:
         )
         self.accuracy: evaluation.AccuracySource | None = analysis.accuracy_share
         """Where the evaluation's accuracy line comes from: the stored game analyses."""
+        self.follow_ups = FollowUps(self.store, lambda: self.tables)
         self.table_deps = TableDeps(
             store=self.store,
             fanout=self.fanout,
@@ -123,6 +125,7 @@ class Room:
             max_spectators=settings.max_spectators,
             finished=self._table_finished,
             round_pause=settings.round_pause_seconds,
+            follow_ups=self.follow_ups,
         )
 
     def _join_cluster(self, redis_url: str) -> None:

@@ -74,6 +74,7 @@ tables = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("epoch", sa.BigInteger, nullable=True),
+    sa.Column("rematch", sa.String(24), nullable=True),  # the follow-up table ("Play again")
 )
 
 seats = sa.Table(

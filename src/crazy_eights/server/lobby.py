@@ -285,6 +285,21 @@ async def start(table_id: str, account: CurrentAccount, request: Request) -> Tab
     return result
 
 
+@router.post("/api/tables/{table_id}/rematch")
+async def rematch(table_id: str, account: CurrentAccount, request: Request) -> TableInfo:
+    """Play again with the same people and rules (a player of this finished game only):
+    the first to ask gets a new table with the same settings and bots, every later asker
+    a seat at that same table; it starts once every seat is taken (or its creator starts
+    it). Answers the new table's info; the finished table tells its members."""
+    room = room_of(request)
+    check_table_limit(room, account)
+    table = await room.tables.handle(table_id)
+    if table is None:  # unloaded since the game ended: answered from its row
+        return await room.follow_ups.from_store(table_id, player(account))
+    result: TableInfo = await table.request(ops.Rematch(player(account)))
+    return result
+
+
 @router.get("/api/invite/{code}")
 async def invite(code: str, request: Request, account: OptionalAccount) -> TableInfo:
     """The private table an invite code opens."""

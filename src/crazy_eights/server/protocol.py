@@ -266,6 +266,15 @@ class RatingChange(BaseModel):
     after: int
 
 
+class Rematch(BaseModel):
+    """A finished table's follow-up ("Play again": same people, same rules)."""
+
+    table: str = Field(description="the follow-up table's id")
+    by: str = Field(description="who asked first (and so made the follow-up)")
+    seated: list[str] = Field(description="this table's players seated there so far")
+    accounts: list[int] = Field(description="their accounts, in the same order")
+
+
 class Welcome(_Server):
     type: Literal["welcome"] = "welcome"
     you: You
@@ -273,6 +282,7 @@ class Welcome(_Server):
     state: State | None
     chat: list[ChatOut]
     ratings: list[RatingChange] | None = None
+    rematch: Rematch | None = None
 
 
 class StateOut(_Server):
@@ -334,6 +344,14 @@ class RatingsOut(_Server):
     changes: list[RatingChange]
 
 
+class RematchOut(_Server):
+    """Someone of this finished table asked to play again: the follow-up table and who
+    of this table sits there now (sent again as each one joins)."""
+
+    type: Literal["rematch"] = "rematch"
+    rematch: Rematch
+
+
 ServerMessage = (
     Welcome
     | StateOut
@@ -346,6 +364,7 @@ ServerMessage = (
     | PongOut
     | PauseOut
     | RatingsOut
+    | RematchOut
 )
 
 

@@ -21,6 +21,11 @@ from .table.store import Spec, TableRecord
 log = logging.getLogger(__name__)
 
 
+def new_table_id() -> str:
+    """A fresh, unguessable table id."""
+    return "t_" + secrets.token_urlsafe(9)
+
+
 class TableHandle(Protocol):
     """How the lobby and the sockets reach a table, wherever it runs."""
 
@@ -76,11 +81,17 @@ class Tables:
             spawn(actor.stop())
 
     async def create(
-        self, spec: Spec, creator: Player, others: Sequence[Player] = ()
+        self,
+        spec: Spec,
+        creator: Player,
+        others: Sequence[Player] = (),
+        *,
+        table_id: str | None = None,
+        at: int | None = None,
     ) -> TableActor:
-        """A new table with the creator in the first seat without a bot (and ``others``,
-        people matched with them, in the next free seats); dealt at once when every seat
-        is taken."""
+        """A new table (id ``table_id`` if given) with the creator in seat ``at`` if it has
+        no bot, else in the first seat without one, and ``others`` (people matched with
+        them) in the next free seats; dealt at once when every seat is taken."""
         deps = self._deps()
         seats = Seats.empty(spec.rules.players)
         for seat_no, level in spec.bots.items():
@@ -91,10 +102,12 @@ class Tables:
         free = seats.free()
         if len(others) >= len(free):
             raise ValueError("more people than free seats")
-        for seat, person in zip(free, [creator, *others], strict=False):
+        own = next((s for s in free if s.seat == at), free[0])
+        rest = [s for s in free if s is not own]
+        for seat, person in zip([own, *rest], [creator, *others], strict=False):
             seat.account_id, seat.name, seat.avatar = person.id, person.name, person.avatar
         record = TableRecord(
-            id="t_" + secrets.token_urlsafe(9),
+            id=table_id or new_table_id(),
             spec=spec,
             seed=secrets.randbits(63),
             creator=creator.id,

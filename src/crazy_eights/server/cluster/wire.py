@@ -26,6 +26,7 @@ _OPS: dict[str, type[Any]] = {
         ops.Sit,
         ops.Leave,
         ops.Start,
+        ops.Rematch,
         ops.Describe,
     )
 }

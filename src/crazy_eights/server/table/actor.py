@@ -28,12 +28,14 @@ from ..protocol import (
     ErrorOut,
     HintOut,
     PongOut,
+    RematchOut,
     TableInfo,
     TableOut,
     calls_last_card,
 )
+from ..protocol import Rematch as RematchOffer
 from ..protocol import _Server as ServerMessage
-from . import absence, messages
+from . import absence, messages, rematch
 from .bots import BotTurns, HintDesk, Thinker
 from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
@@ -59,6 +61,7 @@ from .ops import (
     Play,
     Player,
     PresenceDue,
+    Rematch,
     Say,
     Sit,
     Start,
@@ -106,6 +109,8 @@ class TableDeps:
     """Seconds a table waits between rounds for its players to press "Next round"."""
     titles: Callable[[int | None], list[str]] = lambda account: []
     """The rulesets whose Master Card Archon title an account holds (``archon.Titles``)."""
+    follow_ups: rematch.FollowUps | None = None
+    """Makes or finds a finished table's rematch ("Play again"); None: no rematches."""
 
 
 class TableActor:
@@ -139,6 +144,7 @@ class TableActor:
         self.hints = HintDesk(deps.thinker, submit=self.submit, table_id=self.id)
         self.rounds = RoundPause(deps.round_pause, lambda version: self.submit(PauseOver(version)))
         self.rating_changes: dict[int, tuple[int, int]] = {}
+        self.rematch: RematchOffer | None = None
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -275,6 +281,8 @@ class TableActor:
                 return await self._leave_seat(op.account_id)
             case Start():
                 return await self._start_by(op.account_id)
+            case Rematch():
+                return await self._on_rematch(op.player)
             case Describe():
                 return self._describe(op.account_id, op.code)
             case Timeout():
@@ -565,6 +573,20 @@ class TableActor:
             self._welcome(member)
         self._info_changed()
         self._let_bots_play()
+
+    # -- the rematch (rematch.py) ------------------------------------------------------------
+
+    async def _on_rematch(self, player: Player) -> TableInfo:
+        """Seat a player of this finished game at its follow-up (made for the first to
+        ask) and tell everyone here who sits there now."""
+        ask = rematch.asker(self.status, self.seats, player, self.id, self.spec)
+        if self.deps.follow_ups is None:
+            raise ApiError(503, "no_rematch", "rematches are not offered here")
+        info = await self.deps.follow_ups(ask)
+        by = self.rematch.by if self.rematch is not None else player.name
+        self.rematch = rematch.offer(info, self.seats, by)
+        self._to_all(RematchOut(table=self.id, clock=None, rematch=self.rematch))
+        return info
 
     # -- moves -----------------------------------------------------------------------------
 

@@ -210,6 +210,7 @@ def welcome(actor: TableActor, member: Member) -> Welcome:
         state=None if data is None else State(**data),
         chat=[chat_out(actor.id, line) for line in actor.chat.lines],
         ratings=rating_changes(actor) if actor.rating_changes else None,
+        rematch=actor.rematch,
     )
 
 

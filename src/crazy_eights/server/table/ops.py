@@ -120,6 +120,14 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Rematch:
+    """A player of the finished table asks to play again (answered with the follow-up's
+    info: made for the first asker, the same table for every later one)."""
+
+    player: Player
+
+
+@dataclass(frozen=True)
 class Describe:
     """The table's info as ``account_id`` (holding invite ``code``) may see it."""
 
@@ -189,6 +197,7 @@ Op = (
     | Sit
     | Leave
     | Start
+    | Rematch
     | Describe
     | Timeout
     | GraceOver

@@ -64,6 +64,16 @@ class TableRecord:
     chat: list[ChatLine] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class FollowUpRow:
+    """A finished table's rematch as stored: the follow-up's id, invite and status."""
+
+    id: str
+    invite: str | None
+    status: Status | None
+    """None while the follow-up's row is being made."""
+
+
 class StoreError(Exception):
     """A write the store could not make; the actor's state must not move on."""
 
@@ -103,6 +113,14 @@ class TableStore(Protocol):
 
     def add_chat(self, table_id: str, line: ChatLine) -> None:
         """Keep a chat line (without waiting for it)."""
+
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        """Name ``follow_up`` the finished table's rematch unless one is named already;
+        answers the one that stands (so of two racing askers, one makes the table)."""
+
+    async def rematch_of(self, table_id: str) -> FollowUpRow | None:
+        """The finished table's follow-up, if one is named (its row may still be in the
+        making: then ``status`` is None)."""
 
 
 class SqlTableStore:
@@ -208,6 +226,27 @@ class SqlTableStore:
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else str(row.id)
+
+    async def claim_rematch(self, table_id: str, follow_up: str) -> str:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.tables.update()
+                .where(db.tables.c.id == table_id, db.tables.c.rematch.is_(None))
+                .values(rematch=follow_up)
+            )
+            query = sa.select(db.tables.c.rematch).where(db.tables.c.id == table_id)
+            return str((await conn.execute(query)).scalar_one())
+
+    async def rematch_of(self, table_id: str) -> FollowUpRow | None:
+        follow_up = db.tables.alias("follow_up")
+        query = (
+            sa.select(db.tables.c.rematch, follow_up.c.invite, follow_up.c.status)
+            .select_from(db.tables.outerjoin(follow_up, follow_up.c.id == db.tables.c.rematch))
+            .where(db.tables.c.id == table_id, db.tables.c.rematch.is_not(None))
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else FollowUpRow(row.rematch, row.invite, row.status)
 
     async def save_seat(self, table_id: str, seat: Seat) -> None:
         async with self.engine.begin() as conn:

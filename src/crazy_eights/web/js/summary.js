@@ -92,18 +92,21 @@ export class RoundSummary {
 }
 
 /** The match end: who won, the final standings, each person's rating change (filled
- * in when the server's `ratings` message arrives) and what to do next. */
-export function matchEnd({ view, name, mySeat, ratings, unit }) {
+ * in when the server's `ratings` message arrives), another player's rematch offer
+ * (live, from `rematch` messages) and what to do next. `me` is the viewer's account. */
+export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
   const r = view.result || {};
   const won = r.winner !== null && r.winner !== undefined && r.winner === mySeat;
   const points = r.points || [];
   const ratingBox = h("div", { class: "rating-changes", "aria-live": "polite" });
   showRatings(ratingBox, ratings, name, mySeat);
+  const offerBox = h("div", { class: "rematch-offer", "aria-live": "polite", hidden: true });
+  if (mySeat !== null) showOffer(offerBox, rematch, me);
   const body = h("div", { class: "victory-body" },
     h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${name(r.winner)} wins.` }),
     h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
     h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason === "blockade" ? "the last round ended in a blockade" : r.reason === "out" ? "the last round ended with a player out" : r.reason || ""}` }),
-    ratingBox);
+    ratingBox, offerBox);
   const shown = modal({
     title: won ? "Victory!" : "Game over",
     body,
@@ -114,7 +117,27 @@ export function matchEnd({ view, name, mySeat, ratings, unit }) {
       { text: "Back to the lobby", value: "lobby", class: "btn" },
     ],
   });
-  return { choice: shown, ratings: (msg) => showRatings(ratingBox, msg, name, mySeat) };
+  return {
+    choice: shown,
+    ratings: (msg) => showRatings(ratingBox, msg, name, mySeat),
+    rematch: (offer) => { if (mySeat !== null) showOffer(offerBox, offer, me); },
+  };
+}
+
+/** "Ann wants to play again — Join", and who of this table is at the new one; the
+ * button answers the dialog with "again", as "Play again" does. */
+export function showOffer(box, offer, me) {
+  if (!offer) return;
+  const mine = offer.accounts.includes(me);
+  const join = h("button", {
+    class: "btn primary small", type: "button", text: mine ? "Go to the table" : "Join",
+    onclick: () => join.dispatchEvent(new CustomEvent("modalclose", { bubbles: true, detail: "again" })),
+  });
+  const others = offer.seated.filter((n) => n !== offer.by);
+  box.hidden = false;
+  const line = h("p", { class: "rematch-line" }, h("span", { text: mine ? "You are at the new table." : `${offer.by} wants to play again \u2014 ` }), join);
+  const joined = others.length ? [h("p", { class: "muted", text: `Joined: ${others.join(", ")}` })] : [];
+  box.replaceChildren(line, ...joined);
 }
 
 /** The rating changes as lines: "You: 1000 → 1032 (+32)". */

@@ -57,6 +57,7 @@ export class TableView {
     this.tells = new Tells();
     this.summary = new RoundSummary({ name: (seat) => this.name(seat), onNext: () => this.send({ type: "next_round" }) });
     this.ratings = null;
+    this.rematch = null; // the finished table's follow-up ("Play again"), from the server
     this.ending = null;
     this.build();
     this.unsub = settings.onChange(() => this.render());
@@ -159,6 +160,8 @@ export class TableView {
         this.you = msg.you;
         this.chat = (msg.chat || []).map((c) => ({ ...c }));
         this.ratings = msg.ratings ? { rated: msg.info.rated, changes: msg.ratings } : this.ratings;
+        this.rematch = msg.rematch || this.rematch;
+        if (this.ending && this.rematch) this.ending.rematch(this.rematch);
         this.pending = false;
         this.setState(msg.state, true);
         this.renderChat();
@@ -200,6 +203,11 @@ export class TableView {
       case "ratings":
         this.ratings = msg;
         if (this.ending) this.ending.ratings(msg);
+        break;
+      case "rematch":
+        this.rematch = msg.rematch;
+        if (this.ending) this.ending.rematch(msg.rematch);
+        else if (this.mySeat !== null && !msg.rematch.accounts.includes(this.you && this.you.account)) toast(`${msg.rematch.by} wants to play again`);
         break;
       case "error":
         this.pending = false;
@@ -1012,7 +1020,7 @@ export class TableView {
     fx.confetti();
     this.summary.hide();
     const unit = v.ruleset === "countdown" ? "number" : v.ruleset === "cycles" ? "hand value" : v.ruleset === "ultimate" ? "penalty points" : "points";
-    this.ending = matchEnd({ view: v, name: (seat) => this.name(seat), mySeat: this.mySeat, ratings: this.ratings, unit });
+    this.ending = matchEnd({ view: v, name: (seat) => this.name(seat), mySeat: this.mySeat, me: this.you && this.you.account, ratings: this.ratings, rematch: this.rematch, unit });
     const choice = await this.ending.choice;
     this.ending = null;
     if (choice === "again") this.playAgain();
@@ -1020,20 +1028,12 @@ export class TableView {
     else if (choice === "lobby") this.navigate("#/");
   }
 
-  /** The same game again: a new table with this table's rules, bots and settings (a
-   * single round stays a single round); other people's seats are open for them. */
+  /** The same game again with the same people: the server makes this finished table's
+   * follow-up for the first player to ask (same rules, bots and settings) and seats
+   * every later one there; each goes to it. */
   async playAgain() {
-    const info = this.info;
-    const body = {
-      rules: info.rules,
-      bots: info.seats.filter((s) => s.bot && !s.standin).map((s) => ({ seat: s.seat, level: s.bot })),
-      public: info.public,
-      hints: info.hints,
-      takeover_after: info.takeover_after,
-      name: info.name,
-    };
     try {
-      const t = await api("/api/tables", { method: "POST", body });
+      const t = await api(`/api/tables/${encodeURIComponent(this.id)}/rematch`, { method: "POST" });
       if (t.invite) sessionStorage.setItem(`ce.invite.${t.id}`, t.invite);
       this.navigate(`#/table/${t.id}`);
     } catch (err) {

@@ -71,6 +71,8 @@ export function modal({ title, body, buttons = [], className = "" }) {
       box.dispatchEvent(new CustomEvent("modalkey", { detail: { event: e, close } }));
     };
     box.append(h("h2", { id, text: title }));
+    // a button inside the body may answer the dialog too: it dispatches "modalclose"
+    box.addEventListener("modalclose", (e) => close(e.detail));
     if (body) box.append(body);
     const row = h("div", { class: "modal-buttons" });
     for (const b of buttons.filter(Boolean)) {
