@@ -180,3 +180,19 @@ def test_unattended_and_abandoned_read_the_seats_and_the_members() -> None:
     away.standin, away.left = False, True  # left for good: already recorded so
     person.standin = False
     assert absence.abandoned(seats, members) == []
+
+
+def test_a_closed_socket_leaves_no_writer_task_behind(make_client: Any) -> None:
+    """Each socket's writer waits on its outbox; once the socket is gone it must end too,
+    or every connection ever closed would keep a task and a queue alive."""
+    client = make_client()
+    table_id, creator, _other, _ = two_humans_and_a_bot(client, takeover_after=2)
+    sockets = client.app.state.room.sockets  # type: ignore[attr-defined]
+    conns = []
+    for _ in range(3):
+        with client.websocket_connect(f"/ws/tables/{table_id}", headers=as_(creator)) as ws:
+            until(ws, "welcome")
+            [(member, _node)] = sockets.at(table_id)
+            conns.append(sockets.get(member))
+        wait_for(lambda: not sockets.at(table_id), 5)
+    wait_for(lambda: all(conn._task.done() for conn in conns), 5)

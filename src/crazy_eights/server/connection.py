@@ -56,6 +56,11 @@ class Conn:
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(self._task), 2.0)
 
+    def stop(self) -> None:
+        """The socket is gone: end the writer, which would otherwise wait for the next
+        message forever (a task and a queue kept alive for every socket ever closed)."""
+        self._task.cancel()
+
     def abort(self, code: int, reason: str = "") -> None:
         self._task.cancel()
         if self.ws.application_state is WebSocketState.CONNECTED:

@@ -78,6 +78,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
                 table.submit(Part(member.id))
     finally:
         room.sockets.remove(member.id)
+        conn.stop()
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:
