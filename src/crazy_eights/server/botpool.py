@@ -141,17 +141,8 @@ class BotPool:
         the clock, so that a turn never waits long behind one."""
         budget = HINT_MS if priority != "move" and level == HINT_LEVEL else None
         job = _Job((level, seed, view, legal, budget), asyncio.get_running_loop().create_future())
-        try:
-            self._queue.push(priority, table, job)
-        except QueueFull as exc:
-            raise PoolBusy(str(exc)) from None
-        self._pump()
-        try:
-            move: str = await job.future
-            return move
-        except asyncio.CancelledError:
-            self._queue.discard(priority, table, job)
-            raise
+        move: str = await self._wait(priority, table, job)
+        return move
 
     async def run(
         self, fn: Callable[..., T], *args: Any, table: str = "", priority: Priority = "background"
@@ -161,17 +152,22 @@ class BotPool:
         queue is full). For work other than a move, such as one decision of a game
         analysis: keep each job short, since a table's bot move may wait for it."""
         job = _Job(args, asyncio.get_running_loop().create_future(), fn)
+        result: T = await self._wait(priority, table, job)
+        return result
+
+    async def _wait(self, priority: Priority, table: str, job: _Job) -> Any:
+        """Queue ``job`` in its class, start what can start, and wait for its answer; a
+        caller that gives up takes its job out of the queue."""
         try:
             self._queue.push(priority, table, job)
         except QueueFull as exc:
             raise PoolBusy(str(exc)) from None
         self._pump()
         try:
-            result: T = await job.future
+            return await job.future
         except asyncio.CancelledError:
             self._queue.discard(priority, table, job)
             raise
-        return result
 
     def _pump(self) -> None:
         """Hand waiting jobs to the workers while some are free."""

@@ -312,6 +312,19 @@ async def invite(code: str, request: Request, account: OptionalAccount) -> Table
     return info
 
 
+def quick_spec(rules: Rules, *, people: int, level: str) -> Spec:
+    """A quick-play table: public, rated, the first ``people`` seats for people and bots
+    of ``level`` in the others."""
+    return Spec(
+        name=f"Quick {rules.ruleset}",
+        rules=rules,
+        public=True,
+        hints=False,
+        takeover_after=2,
+        bots={seat: level for seat in range(people, rules.players)},
+    )
+
+
 @router.post("/api/quickplay")
 async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) -> TableInfo:
     """Sit at an open public table of the ruleset (and length), or start a new one with
@@ -337,15 +350,7 @@ async def quickplay(body: QuickPlay, account: CurrentAccount, request: Request) 
             with contextlib.suppress(ApiError):
                 result: TableInfo = await table.request(ops.Sit(player(account)))
                 return result
-    bots = {seat: "heuristic" for seat in range(1, rules.players)}
-    spec = Spec(
-        name=f"Quick {rules.ruleset}",
-        rules=rules,
-        public=True,
-        hints=False,
-        takeover_after=2,
-        bots=bots,
-    )
+    spec = quick_spec(rules, people=1, level="heuristic")
     actor = await room.tables.create(spec, player(account))
     return actor.info(for_account=account.id)
 

@@ -20,14 +20,13 @@ from . import db
 from .auth import COOKIE, CurrentAccount, room_of
 from .errors import ApiError
 from .lengths import Length, length_settings
-from .lobby import answer_pings, check_table_limit, make_rules
+from .lobby import answer_pings, check_table_limit, make_rules, quick_spec
 from .matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
 from .protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
 from .ratings import MODEL, ordinal
 from .security import origin_allowed
 from .sockets import TRY_AGAIN, opener
 from .table.ops import Describe, Player
-from .table.store import Spec
 
 if TYPE_CHECKING:
     from .app import Room
@@ -54,14 +53,7 @@ def table_maker(room: Room) -> Any:
             | length_settings(key.ruleset, key.length)
         )
         people = [Player(id=t.account, name=t.name, avatar=t.avatar) for t in group]
-        spec = Spec(
-            name=f"Quick {rules.ruleset}",
-            rules=rules,
-            public=True,
-            hints=False,
-            takeover_after=2,
-            bots={seat: level for seat in range(len(people), rules.players)},
-        )
+        spec = quick_spec(rules, people=len(people), level=level)
         actor = await room.tables.create(spec, people[0], people[1:])
         return actor.id
 
