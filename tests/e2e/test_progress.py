@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 import urllib.request
 from typing import Any
 
@@ -70,6 +71,12 @@ def test_a_win_unlocks_a_back_the_profile_evaluates_and_the_archon_is_named(
     dialog = finish(page)
     assert "You" in dialog.locator(".standings li").first.inner_text()  # we won
     shot(page, "progress-won")
+    # a rated game: the bot workers analyse its human seat on their own, in the background
+    table = page.url.split("#/table/")[1].split("?")[0]
+    deadline = time.monotonic() + 60
+    while get_json(server, f"/api/tables/{table}/analysis?seat=0")["status"] != "done":
+        assert time.monotonic() < deadline, "the rated game was never analysed"
+        time.sleep(0.5)
 
     # the profile: the unlock earned in that game, and the evaluation
     page.goto("/#/profile")
@@ -94,7 +101,10 @@ def test_a_win_unlocks_a_back_the_profile_evaluates_and_the_archon_is_named(
     ).removesuffix(".0")
     for key in ("disruption", "suits", "accuracy"):
         assert page.locator(f".evaluation .measure[data-measure={key}] .sentence").inner_text()
-    assert "not analysed yet" in page.locator("[data-measure=accuracy]").inner_text()
+    accuracy = evaluation["accuracy"]
+    assert accuracy["analysed"] and 0 <= accuracy["value"] <= 1
+    shown = page.locator("[data-measure=accuracy]").inner_text()
+    assert f"Accuracy: {round(accuracy['value'] * 100)}% of analysed moves" in shown
     page.locator(".evaluation").scroll_into_view_if_needed()
     shot(page, "progress-profile-evaluation")
     page.locator(".achievements").scroll_into_view_if_needed()
