@@ -48,6 +48,8 @@ LOAD_ENV = {
     "CE_SIGNUP_LIMIT": "1000000",
     "CE_SOCKET_OPENS": "1000000",
     "CE_LOGIN_ADDRESS_ATTEMPTS": "1000000",
+    # every seat is taken minutes before its socket opens: no stand-in meanwhile
+    "CE_AWAY_SECONDS": "3600",
 }
 
 
