@@ -8,8 +8,8 @@ import pytest
 
 from crazy_eights.bots import make_bot
 from crazy_eights.bots.ismcts import IsmctsBot
-from crazy_eights.bots.search import Search
 from crazy_eights.bots.knowledge import hand_mask, kinds_of, knowledge_from_view
+from crazy_eights.bots.search import Search
 from crazy_eights.engine import Rules
 from crazy_eights.engine.cards import parse_card
 from crazy_eights.engine.moves import Move

@@ -132,8 +132,7 @@ class IsmctsConfig:
         unknown = sorted(set(options) - known)
         if unknown:
             raise ValueError(
-                f"unknown ismcts option(s) {', '.join(unknown)}; "
-                f"known: {', '.join(sorted(known))}"
+                f"unknown ismcts option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
         return cls(**dict(options))
 
@@ -178,4 +177,4 @@ def _check_float(name: str, value: Any, low: float, high: float | None) -> float
     return number
 
 
-__all__ = ["DEFAULT_TIME_MS", "Clock", "IsmctsConfig", "Leaf", "Opponents", "Root", "Rollout"]
+__all__ = ["DEFAULT_TIME_MS", "Clock", "IsmctsConfig", "Leaf", "Opponents", "Rollout", "Root"]

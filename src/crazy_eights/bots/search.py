@@ -99,9 +99,7 @@ class Search:
         self.root = Node(None, self.me)
         self.bias = self._root_bias(view)
         know_ = self.know
-        self.infer = (
-            config.infer if isinstance(know_, Knowledge) and any(know_.recent) else 0.0
-        )
+        self.infer = config.infer if isinstance(know_, Knowledge) and any(know_.recent) else 0.0
         self.cached: list[tuple[Game, float]] = []
         self.drawn = 0
         self.crn = 1
