@@ -108,8 +108,11 @@ def deal(game: Any, seed: int) -> Any:
     return state
 
 
-def play(state: Any, ours: dict[int, IsmctsBot], theirs: dict[int, TimedIsmcts]) -> list[float]:
-    """Play a dealt state to the end; each seat's win share."""
+def play(
+    state: Any, ours: dict[int, IsmctsBot], theirs: dict[int, TimedIsmcts], work: list[int]
+) -> list[float]:
+    """Play a dealt state to the end; each seat's win share. ``work`` adds up the
+    decisions and the iterations (simulations) of ours and of theirs."""
     while not state.is_terminal():
         seat = state.current_player()
         legal = state.legal_actions()
@@ -119,8 +122,12 @@ def play(state: Any, ours: dict[int, IsmctsBot], theirs: dict[int, TimedIsmcts])
             engine = state.game
             move = ours[seat].choose(engine.view(seat, log=True), engine.legal_moves())
             action = os_interop.encoding.encode_move(move)
+            work[0] += 1
+            work[1] += ours[seat].last_iterations
         else:
             action = int(theirs[seat].step(state))
+            work[2] += 1
+            work[3] += theirs[seat].last_simulations
         state.apply_action(action)
     return win_shares(state.returns())
 
@@ -146,6 +153,7 @@ def main() -> None:
     )
     won = 0.0
     games = 0
+    work = [0, 0, 0, 0]
     for d in range(args.deals):
         for side in (0, 1):
             mine = (0, 2) if side == 0 else (1, 3)
@@ -156,7 +164,7 @@ def main() -> None:
                 for s in range(4)
                 if s not in mine
             }
-            shares = play(deal(game, args.seed * 1_000_003 + d), ours, theirs)
+            shares = play(deal(game, args.seed * 1_000_003 + d), ours, theirs, work)
             won += sum(shares[s] for s in mine)
             games += 1
             rate, low, high = wilson(won, games)
@@ -170,6 +178,10 @@ def main() -> None:
     print(
         f"ours vs OpenSpiel ISMCTS, 2 v 2: {won:g}/{games} = {rate:.1%} "
         f"(95% {low:.1%} to {high:.1%}); target 60%: {verdict}"
+    )
+    print(
+        f"a decision: ours {work[1] / max(1, work[0]):,.0f} iterations ({work[0]} decisions), "
+        f"theirs {work[3] / max(1, work[2]):,.0f} simulations ({work[2]} decisions)"
     )
 
 
