@@ -154,25 +154,28 @@ def main() -> None:
     won = 0.0
     games = 0
     work = [0, 0, 0, 0]
-    for d in range(args.deals):
-        for side in (0, 1):
-            mine = (0, 2) if side == 0 else (1, 3)
-            key = (args.seed * 1_000_003 + d) * 2 + side
-            ours = {s: IsmctsBot(seed=key * 4 + s, config=config) for s in mine}
-            theirs = {
-                s: TimedIsmcts(game, seed=key * 4 + s, ms=args.ms, uct_c=args.uct_c)
-                for s in range(4)
-                if s not in mine
-            }
-            shares = play(deal(game, args.seed * 1_000_003 + d), ours, theirs, work)
-            won += sum(shares[s] for s in mine)
-            games += 1
-            rate, low, high = wilson(won, games)
-            print(
-                f"  deal {d + 1} ours at {mine}: shares {shares}; "
-                f"ours {won:g}/{games} {rate:.1%} [{low:.1%}, {high:.1%}]",
-                flush=True,
-            )
+    try:
+        for d in range(args.deals):
+            for side in (0, 1):
+                mine = (0, 2) if side == 0 else (1, 3)
+                key = (args.seed * 1_000_003 + d) * 2 + side
+                ours = {s: IsmctsBot(seed=key * 4 + s, config=config) for s in mine}
+                theirs = {
+                    s: TimedIsmcts(game, seed=key * 4 + s, ms=args.ms, uct_c=args.uct_c)
+                    for s in range(4)
+                    if s not in mine
+                }
+                shares = play(deal(game, args.seed * 1_000_003 + d), ours, theirs, work)
+                won += sum(shares[s] for s in mine)
+                games += 1
+                rate, low, high = wilson(won, games)
+                print(
+                    f"  deal {d + 1} ours at {mine}: shares {shares}; "
+                    f"ours {won:g}/{games} {rate:.1%} [{low:.1%}, {high:.1%}]",
+                    flush=True,
+                )
+    except KeyboardInterrupt:  # stopped for time: report the games finished
+        print(f"stopped after {games} games", flush=True)
     rate, low, high = wilson(won, games)
     verdict = "holds" if low >= 0.60 else ("fails" if high < 0.60 else "unsure")
     print(
