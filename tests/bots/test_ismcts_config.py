@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import pickle
 
 import pytest
 
@@ -149,3 +150,10 @@ def test_a_search_leaves_nothing_on_the_bot() -> None:
     for game, seat, legal in random_positions(Rules.preset("classic", players=2), 3, seed=3):
         bot.choose(game.view(seat, log=True), legal)
         assert set(vars(bot)) == kept
+
+
+def test_bot_and_config_pickle() -> None:
+    """Bots travel to the card room's worker processes: they must pickle."""
+    bot = IsmctsBot(seed=4, config=IsmctsConfig(iterations=30, leaf="counts"))
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.config == bot.config and again.seed == 4
