@@ -92,7 +92,7 @@ def test_the_true_hands_are_likelier_than_random_deals(name: str, players: int) 
 
 
 def test_inference_plays_legal_moves_and_can_be_turned_off() -> None:
-    assert IsmctsBot(seed=1).infer == 0.5
+    assert IsmctsBot(seed=1).config.infer == 0.5
     bot = IsmctsBot(seed=1, iterations=120, infer=0.0)
     for game, seat, legal in random_positions(Rules.preset("ultimate", players=3), 6, seed=2):
         assert bot.choose(game.view(seat, log=True), legal) in legal

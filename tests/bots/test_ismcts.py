@@ -9,8 +9,10 @@ import pytest
 from crazy_eights.bots import make_bot
 from crazy_eights.bots.ismcts import IsmctsBot
 from crazy_eights.bots.knowledge import hand_mask, kinds_of, knowledge_from_view
+from crazy_eights.bots.search import Search
 from crazy_eights.engine import Rules
 from crazy_eights.engine.cards import parse_card
+from crazy_eights.engine.moves import Move
 from crazy_eights.engine.worlds import WorldBuilder, world_from_view
 
 from .conftest import TABLES, random_positions, table_rules
@@ -147,21 +149,20 @@ def test_halving_keeps_the_candidates_the_heuristic_likes_best() -> None:
         assert bot.choose(view, legal) == first.choose(view, legal)
 
 
-def test_halving_compares_moves_on_common_worlds() -> None:
+def test_halving_compares_moves_on_common_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every world drawn is played after each surviving move: in the first round all
     candidates have the same number of visits."""
     (game, seat, legal), *_ = _spots(count=1)
     bot = IsmctsBot(seed=3, iterations=400, root="halving")
     seen: list[dict[str, int]] = []
-    original = bot._halving
+    original = Search._halving
 
-    def spy(*args: object, **kwargs: object) -> object:
-        move = original(*args, **kwargs)  # type: ignore[arg-type]
-        root = args[1]
-        seen.append({str(m): c.visits for m, c in root.children.items()})  # type: ignore[attr-defined]
+    def spy(search: Search) -> Move:
+        move = original(search)
+        seen.append({str(m): c.visits for m, c in search.root.children.items()})
         return move
 
-    bot._halving = spy  # type: ignore[method-assign]
+    monkeypatch.setattr(Search, "_halving", spy)
     bot.choose(game.view(seat, log=True), legal)
     visits = sorted(seen[0].values())
     assert len(visits) >= 2 and visits[0] > 0

@@ -28,7 +28,8 @@ def make_bot(level: str, *, seed: int, **options: Any) -> Bot:
     """A bot of difficulty ``level`` (one of ``BOT_LEVELS``) with its generator seeded.
 
     ``options`` go to the bot's constructor, e.g. ``make_bot("ismcts", seed=1,
-    iterations=1000)`` or ``make_bot("ismcts", seed=1, time_ms=200)``.
+    iterations=1000)`` or ``make_bot("ismcts", seed=1, time_ms=200)`` (the search bot's
+    are ``IsmctsConfig``'s fields; with none it thinks 150 ms a decision).
     """
     if level == "random":
         from .random import RandomBot
@@ -46,7 +47,12 @@ def make_bot(level: str, *, seed: int, **options: Any) -> Bot:
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:iterations=200"`` -> ``("ismcts", {"iterations": 200})`` (for the lab)."""
+    """``"ismcts:iterations=200"`` -> ``("ismcts", {"iterations": 200})`` (for the lab).
+
+    The one parser of spec strings: numbers become ints or floats, true/false bools,
+    the rest stays text. A search bot's options are checked here too (by
+    ``IsmctsConfig.from_options``), so a bad spec fails before any game is played.
+    """
     level, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for part in filter(None, rest.split(",")):
@@ -54,6 +60,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         options[key.strip()] = _value(value.strip())
     if level not in BOT_LEVELS:
         raise ValueError(f"bot level must be one of {', '.join(BOT_LEVELS)}; got {level!r}")
+    if level == "ismcts":
+        from .ismcts_config import IsmctsConfig
+
+        IsmctsConfig.from_options(options)
     return level, options
 
 
