@@ -130,8 +130,8 @@ def test_felt_slide_and_crisp_flip(new_page: Any, console: Any) -> None:
     assert "slide" in heard and "flip" in heard and "shuffle" in heard, heard
     # the settings page lets a player try both
     page.goto("/#/settings")
-    for name in ("slide", "flip"):
-        assert page.get_by_role("button", name=f"Test {name}").is_visible()
+    for name in ("slide", "flip"):  # the page is drawn once the account's decks are known
+        page.get_by_role("button", name=f"Test {name}").wait_for(state="visible")
     assert console.errors == []
 
 
