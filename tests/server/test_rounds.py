@@ -15,10 +15,18 @@ from starlette.testclient import TestClient
 
 from crazy_eights.server import create_app
 from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.table import messages
 
 from .conftest import SettingsFactory, as_, guest, make_table, until
 
 MATCH = {"ruleset": "classic", "players": 3, "mode": "match", "target": 500}
+
+
+def welcome_legal(client: TestClient, url: str, token: str) -> list[str]:
+    """The legal moves a seat's welcome offers it now (from a second socket)."""
+    with client.websocket_connect(url, headers=as_(token)) as ws:
+        legal: list[str] = until(ws, "welcome")["state"]["legal"]
+    return legal
 
 
 def actor_of(client: TestClient, table_id: str) -> Any:
@@ -85,6 +93,14 @@ def test_the_pause_waits_for_every_person_and_goes_on_when_all_pressed(
             assert pause["waiting"] == [0, 1] and pause["pressed"] == []
             assert 55 < pause["left"] <= 60
             assert actor.rounds.active and not actor.clock.running
+            # the next round is dealt, but no seat is offered a move until the table goes on
+            assert ended["legal"] == [] and ended["moves"] == []
+            to_move = actor.game.current_player
+            assert actor.game.legal_moves()  # the next deal is out...
+            offered = client.portal.call(messages.state_data, actor, to_move)  # type: ignore[union-attr]
+            assert offered is not None and offered["legal"] == []  # ...and not offered
+            if to_move in sockets:
+                assert welcome_legal(client, url, tokens[to_move]) == []
             # nothing moves in the pause: no clock, no move, no bot
             version = actor.version
             mover = actor.game.current_player
@@ -107,6 +123,10 @@ def test_the_pause_waits_for_every_person_and_goes_on_when_all_pressed(
             sockets[1].send_json({"type": "next_round"})
             went = until(sockets[0], "pause", pause=None)
             assert went["clock"] is not None and went["clock"]["seat"] == mover
+            if mover in sockets:  # then each seat's state again, now with its moves
+                again = until(sockets[mover], "state")["state"]
+                assert again["version"] == version and again["pause"] is None
+                assert again["legal"] and again["legal"] == [m["text"] for m in again["moves"]]
             assert until(watcher, "pause", pause=None)["pause"] is None
             assert not actor.rounds.active
             sockets[0].send_json({"type": "next_round"})

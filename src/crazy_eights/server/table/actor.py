@@ -868,6 +868,8 @@ class TableActor:
         self.rounds.end()
         self._arm_clock()
         self._to_all(messages.pause_out(self))
+        # each seat's state again, now with the legal moves the pause held back
+        self.deps.fanout.deliver(self.id, messages.state_texts(self, [], None, None, None))
         self._let_bots_play()
 
 

@@ -123,7 +123,8 @@ def state_data(
     game = actor.game
     if game is None:
         return None
-    to_move = seat is not None and game.current_player == seat
+    # nobody may move while the table pauses between rounds, though the next deal is out
+    to_move = seat is not None and game.current_player == seat and not actor.rounds.active
     moves = game.legal_move_data() if to_move else []
     return {
         "version": actor.version,
@@ -173,7 +174,7 @@ def ratings_out(actor: TableActor) -> RatingsOut:
 
 
 def state_texts(
-    actor: TableActor, events: list[Any], move: str, by: int | None, ack: int | None
+    actor: TableActor, events: list[Any], move: str | None, by: int | None, ack: int | None
 ) -> list[tuple[Member, str]]:
     """One ``state`` message per seat (and one for spectators), for every member.
 
