@@ -5,6 +5,7 @@ the Easy bot (a fixed deal, so the game is the same every run)."""
 from __future__ import annotations
 
 import secrets as _secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -150,12 +151,19 @@ def test_the_evaluation_compares_the_player_with_the_bot_level_from_the_same_gam
     assert shed["bots"]["random"] is not None and shed["bots"]["ismcts"] is None
     assert [m["key"] for m in out["measures"]] == ["shedding", "disruption", "suits"]
     assert all(m["sentence"].endswith(".") for m in out["measures"])
-    assert out["accuracy"] == {
-        "analysed": False,
-        "value": None,
-        "sentence": out["accuracy"]["sentence"],
-    }
-    assert "not analysed yet" in out["accuracy"]["sentence"]
+    # the rated game is analysed in the background; once it is, accuracy is its share
+    table = _last_table(room, ada)
+    deadline = time.monotonic() + 60
+    while room.get(f"/api/tables/{table}/analysis?seat=0").json()["status"] != "done":
+        assert time.monotonic() < deadline, "the rated game was never analysed"
+        time.sleep(0.2)
+    decisions = room.get(f"/api/tables/{table}/analysis?seat=0").json()["analysis"]["decisions"]
+    chosen = [d for d in decisions if not d["forced"]]
+    accuracy = room.get(f"/api/accounts/{ada}/evaluation?ruleset=classic").json()["accuracy"]
+    assert accuracy["analysed"] is True
+    share = sum(d["mark"] is None for d in chosen) / len(chosen)
+    assert abs(accuracy["value"] - share) <= 0.001
+    assert f"{round(accuracy['value'] * 100)}% of analysed moves" in accuracy["sentence"]
     assert room.get(f"/api/accounts/{ada}/evaluation?ruleset=poker").status_code == 404
     assert room.get("/api/accounts/999999/evaluation").status_code == 404
 
