@@ -29,6 +29,19 @@ def welcome_legal(client: TestClient, url: str, token: str) -> list[str]:
     return legal
 
 
+def seated(
+    stack: contextlib.ExitStack, client: TestClient, url: str, tokens: list[str]
+) -> dict[int, Any]:
+    """Every person's socket at the table, by seat, each past its welcome."""
+    sockets = {
+        seat: stack.enter_context(client.websocket_connect(url, headers=as_(token)))
+        for seat, token in enumerate(tokens)
+    }
+    for ws in sockets.values():
+        until(ws, "welcome")
+    return sockets
+
+
 def actor_of(client: TestClient, table_id: str) -> Any:
     return client.app.state.room.tables.get(table_id)  # type: ignore[attr-defined]
 
@@ -139,12 +152,7 @@ def test_the_timer_ends_the_pause_when_nobody_presses(fast_settings: SettingsFac
         actor = actor_of(client, table_id)
         url = f"/ws/tables/{table_id}"
         with contextlib.ExitStack() as stack:
-            sockets = {
-                seat: stack.enter_context(client.websocket_connect(url, headers=as_(token)))
-                for seat, token in enumerate(tokens)
-            }
-            for ws in sockets.values():
-                until(ws, "welcome")
+            sockets = seated(stack, client, url, tokens)
             ended = play_to_round_end(actor, sockets)
             began = time.monotonic()
             assert ended["pause"]["waiting"] == [0, 1]
@@ -197,12 +205,7 @@ def test_a_restart_in_the_pause_comes_back_to_the_pause(fast_settings: SettingsF
         actor = actor_of(client, table_id)
         url = f"/ws/tables/{table_id}"
         with contextlib.ExitStack() as stack:
-            sockets = {
-                seat: stack.enter_context(client.websocket_connect(url, headers=as_(token)))
-                for seat, token in enumerate(tokens)
-            }
-            for ws in sockets.values():
-                until(ws, "welcome")
+            sockets = seated(stack, client, url, tokens)
             summary = play_to_round_end(actor, sockets)["pause"]["summary"]
             moves = list(actor.game.moves)
             # the server stops in the pause, its players still at the table
@@ -240,12 +243,7 @@ def test_the_match_end_tells_each_person_their_rating_change(client: TestClient)
     url = f"/ws/tables/{table_id}"
     rng = random.Random(5)
     with contextlib.ExitStack() as stack:
-        sockets = {
-            seat: stack.enter_context(client.websocket_connect(url, headers=as_(token)))
-            for seat, token in enumerate(tokens)
-        }
-        for ws in sockets.values():
-            until(ws, "welcome")
+        sockets = seated(stack, client, url, tokens)
         while not actor.game.is_over:
             mover, version = actor.game.current_player, actor.version
             if mover in sockets:
