@@ -153,3 +153,32 @@ def finish(page: Any) -> Any:
     dialog.wait_for(state="visible")
     assert dialog.locator(".standings li").count() >= 2
     return dialog
+
+
+def two_at_one_table(ada: Any, bob: Any, rules: dict[str, Any] | None = None) -> str:
+    """Two guests at one two-seat table of people: ``ada`` makes it, ``bob`` joins it from
+    the lobby, and both see their hands; the table's id."""
+    sign_in_as_guest(ada)
+    table = create_table(ada, players=2, bots=0, rules=rules)
+    sign_in_as_guest(bob)
+    bob.locator(f".table-item[data-id='{table}']").get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"**/#/table/{table}")
+    start = ada.get_by_role("button", name="Start now (bots fill empty seats)")
+    if start.count():
+        start.click()
+    for page in (ada, bob):
+        page.wait_for_selector(".hand .card")
+    return table
+
+
+def play_without_calling(page: Any) -> None:
+    """A glowing card (never pressing Last card), else the stock, else pass."""
+    version = page.locator(".felt").get_attribute("data-version")
+    if page.locator(".hand .card.legal").count():
+        page.locator(".hand .card.legal").first.click()
+    elif page.locator(".stock.can-draw").count():
+        page.locator(".stock").click()
+    else:
+        page.get_by_role("button", name="Pass").click()
+    page.wait_for_function(MOVED, arg=version)
+    pick_suit(page, version)

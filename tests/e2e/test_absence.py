@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from .conftest import shot
-from .helpers import create_table, sign_in_as_guest, take_turn, wait_turn
+from .helpers import create_table, sign_in_as_guest, take_turn, two_at_one_table, wait_turn
 
 
 def _seat_panel(page: Any) -> Any:
@@ -31,16 +31,7 @@ def test_a_closed_tab_shows_a_countdown_then_a_stand_in_and_the_seat_comes_back(
 ) -> None:
     ada = new_page()
     bob = new_page()
-    sign_in_as_guest(ada)
-    table = create_table(ada, players=2, bots=0, rules={"mode": "match", "target": 500})
-    sign_in_as_guest(bob)
-    bob.locator(f".table-item[data-id='{table}']").get_by_role("button", name="Join").click()
-    bob.wait_for_url(f"**/#/table/{table}")
-    start = ada.get_by_role("button", name="Start now (bots fill empty seats)")
-    if start.count():
-        start.click()
-    for page in (ada, bob):
-        page.wait_for_selector(".hand .card")
+    table = two_at_one_table(ada, bob, rules={"mode": "match", "target": 500})
     assert ada.get_by_role("button", name="Hint").is_hidden()  # a rated table: no hints
     bob_context = bob.context
     bob.close()  # the tab is closed mid-game

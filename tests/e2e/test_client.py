@@ -16,6 +16,7 @@ from .helpers import (
     play_round,
     sign_in_as_guest,
     take_turn,
+    two_at_one_table,
     wait_turn,
 )
 
@@ -56,18 +57,8 @@ def test_a_round_played_by_dragging(new_page: Any, console: Any) -> None:
 def test_two_players_at_one_table(new_page: Any, console: Any) -> None:
     ada = new_page()
     bob = new_page()
-    sign_in_as_guest(ada)
-    create_table(ada, players=2, bots=0)
-    table = ada.url.split("#/table/")[1]
-    sign_in_as_guest(bob)
-    row = bob.locator(f".table-item[data-id='{table}']")
-    row.get_by_role("button", name="Join").click()
-    bob.wait_for_url(f"**/#/table/{table}")
-    start = ada.get_by_role("button", name="Start now (bots fill empty seats)")
-    if start.count():
-        start.click()
+    two_at_one_table(ada, bob)
     for page in (ada, bob):
-        page.wait_for_selector(".hand .card")
         assert page.locator(".opponents .player").count() == 1
     deadline = time.monotonic() + ROUND_SECONDS * 2
     over = False

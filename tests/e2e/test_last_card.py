@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, shot
-from .helpers import MOVED, create_table, pick_suit, sign_in_as_guest, wait_turn
+from .helpers import create_table, play_without_calling, sign_in_as_guest, wait_turn
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -23,19 +23,6 @@ ARMED = ".me-panel .badge-called"
 
 def hand_size(page: Any) -> int:
     return int(page.locator(".hand .card").count())
-
-
-def play_one(page: Any) -> None:
-    """A glowing card, else the stock, else pass; never the Last card button."""
-    version = page.locator(".felt").get_attribute("data-version")
-    if page.locator(".hand .card.legal").count():
-        page.locator(".hand .card.legal").first.click()
-    elif page.locator(".stock.can-draw").count():
-        page.locator(".stock").click()
-    else:
-        page.get_by_role("button", name="Pass").click()
-    page.wait_for_function(MOVED, arg=version)
-    pick_suit(page, version)
 
 
 def chat(page: Any, text: str) -> None:
@@ -52,7 +39,7 @@ def reach_two_cards_with_a_play(page: Any) -> bool:
         if hand_size(page) == 2 and page.locator(".hand .card.legal").count():
             return True
         assert button.is_hidden(), f"Last card shown with {hand_size(page)} cards"
-        play_one(page)
+        play_without_calling(page)
     return False
 
 
@@ -86,7 +73,7 @@ def test_last_card_button_only_when_it_matters(new_page: Any, console: Any) -> N
     assert page.locator(ARMED).is_visible()
     assert button.inner_text().startswith("Last card armed")
     shot(page, "last-card-armed")
-    play_one(page)
+    play_without_calling(page)
     # the call went with the play: the log says so and the armed mark is gone
     page.locator(".log li", has_text="You call \u201clast card!\u201d").wait_for()
     assert page.locator(ARMED).count() == 0
@@ -112,6 +99,6 @@ def test_chat_arms_only_a_real_call(new_page: Any, console: Any) -> None:
     assert page.locator(".chat-list li.call").count() == 1
     assert page.locator("button.last-card").is_visible()
     shot(page, "last-card-chat-armed")
-    play_one(page)
+    play_without_calling(page)
     page.wait_for_function(f"() => !document.querySelector('{ARMED}')")
     assert console.errors == []

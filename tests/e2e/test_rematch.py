@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, shot
-from .helpers import ROUND_SECONDS, create_table, finish, sign_in_as_guest, take_turn
+from .helpers import ROUND_SECONDS, finish, take_turn, two_at_one_table
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -34,13 +34,7 @@ def play_out(pages: list[Any]) -> None:
 
 def test_play_again_brings_the_other_player_along(new_page: Any, console: Any) -> None:
     ada, bob = new_page(), new_page()
-    sign_in_as_guest(ada)
-    old = create_table(ada, players=2, bots=0)
-    sign_in_as_guest(bob)
-    bob.locator(f".table-item[data-id='{old}']").get_by_role("button", name="Join").click()
-    bob.wait_for_url(f"**/#/table/{old}")
-    for page in (ada, bob):
-        page.wait_for_selector(".hand .card")
+    old = two_at_one_table(ada, bob)
     play_out([ada, bob])
     ada_end, bob_end = finish(ada), finish(bob)
     assert bob_end.locator(".rematch-offer").is_hidden()

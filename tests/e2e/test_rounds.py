@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, shot
-from .helpers import MOVED, create_table, pick_suit, sign_in_as_guest
+from .helpers import create_table, play_without_calling, sign_in_as_guest
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -39,22 +39,13 @@ def wait_for_something(page: Any) -> str:
     return str(page.locator(".felt").get_attribute("data-turn"))
 
 
-def play_without_calling(page: Any) -> bool:
-    """A glowing card (never pressing Last card), else the stock, else pass; True when
-    the play left one card in hand without the call (a penalty is due)."""
-    version = page.locator(".felt").get_attribute("data-version")
+def play_noting_a_forgotten_call(page: Any) -> bool:
+    """``play_without_calling``; True when the play left one card in hand without the
+    call (a penalty is due)."""
     cards = page.locator(".hand .card").count()
-    legal = page.locator(".hand .card.legal")
-    forgot = False
-    if legal.count():
-        forgot = cards == 2 and not page.locator(".me-panel .badge-called").count()
-        legal.first.click()
-    elif page.locator(".stock.can-draw").count():
-        page.locator(".stock").click()
-    else:
-        page.get_by_role("button", name="Pass").click()
-    page.wait_for_function(MOVED, arg=version)
-    pick_suit(page, version)
+    forgot = bool(page.locator(".hand .card.legal").count()) and cards == 2
+    forgot = forgot and not page.locator(".me-panel .badge-called").count()
+    play_without_calling(page)
     return forgot
 
 
@@ -107,7 +98,7 @@ def test_a_match_with_round_summaries_tells_penalties_and_the_match_end(
             if tell.locator(".tell-card").count():
                 tells += 1
                 shot(page, "last-played")
-        if play_without_calling(page):
+        if play_noting_a_forgotten_call(page):
             mine = re.compile(r"^You (draw|owe) .*not calling last card")
             notice = page.locator(".penalty-notice", has_text=mine).last
             notice.wait_for(timeout=5000)

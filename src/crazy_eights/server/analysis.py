@@ -93,13 +93,7 @@ class Analyses:
     async def status(self, table_id: str, seat: int) -> AnalysisOut:
         """The stored analysis of ``seat`` at the table, or how far it has got."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(db.analyses).where(
-                        db.analyses.c.table_id == table_id, db.analyses.c.seat == seat
-                    )
-                )
-            ).first()
+            row = await _stored(conn, table_id, seat)
         done, total = self._progress.get((table_id, seat), (0, 0))
         if row is None:
             return _out(table_id, seat, "none", 0, 0, None)
@@ -115,13 +109,7 @@ class Analyses:
         if key in self._tasks:
             return False
         async with self.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(db.analyses).where(
-                        db.analyses.c.table_id == table_id, db.analyses.c.seat == seat
-                    )
-                )
-            ).first()
+            row = await _stored(conn, table_id, seat)
             now = db.now()
             if row is not None:
                 if row.status == "done":
@@ -251,6 +239,14 @@ class Analyses:
 def _log_failure(task: asyncio.Task[bool]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("could not start an analysis", exc_info=task.exception())
+
+
+async def _stored(conn: AsyncConnection, table_id: str, seat: int) -> Any:
+    """The ``analyses`` row of a table's seat, or None."""
+    query = sa.select(db.analyses).where(
+        db.analyses.c.table_id == table_id, db.analyses.c.seat == seat
+    )
+    return (await conn.execute(query)).first()
 
 
 def _out(
