@@ -49,8 +49,8 @@ from .result import EndReason
 from .rules import Rules
 from .shedding import (
     OVER,
+    SheddingConfig,
     SheddingGame,
-    _Config,
     config_of,
 )
 from .views import OpenSpielView, SheddingView
@@ -65,7 +65,7 @@ class OpenSpielGame(SheddingGame):
     """Cards played so far (up to ``max_turns``)."""
 
     @classmethod
-    def _config_for(cls, rules: Rules) -> _Config:
+    def _config_for(cls, rules: Rules) -> SheddingConfig:
         if rules.ruleset != "openspiel":
             raise ValueError(f"OpenSpielGame plays the openspiel ruleset, not {rules.ruleset}")
         return config_of(rules)

@@ -1,6 +1,6 @@
 """The shedding state machine: classic, ultimate and countdown (RULES sections 1-3, 5).
 
-One class plays all three; what differs between them is data in ``_Config``, built once
+One class plays all three; what differs between them is data in ``SheddingConfig``, built once
 per ``Rules`` from its derived facts. Hands are bitmask ints (cards.py), the stock and
 discard pile are lists of card ids with their top at the end, and the legal moves of a
 position are a tuple looked up by the masks of playable cards, so a turn is a handful
@@ -133,7 +133,7 @@ def follow_mask(top: Card, suit: Suit, declared: bool) -> Mask:
     return SUIT_MASK[suit] | RANK_MASK[top & 15]
 
 
-class _Config:
+class SheddingConfig:
     """The settings of one ``Rules`` as the state machine reads them."""
 
     rules: Rules
@@ -237,14 +237,14 @@ def _lane_points(points: tuple[int, ...]) -> tuple[int, ...]:
     return lanes
 
 
-_CONFIGS: Final[dict[Rules, _Config]] = {}
+_CONFIGS: Final[dict[Rules, SheddingConfig]] = {}
 
 
 _last_rules: Rules | None = None
-_last_config: _Config | None = None
+_last_config: SheddingConfig | None = None
 
 
-def config_of(rules: Rules) -> _Config:
+def config_of(rules: Rules) -> SheddingConfig:
     """The config of ``rules``, built once (the last one found without hashing the
     rules again: a playout loop deals game after game of the same rules)."""
     global _last_rules, _last_config
@@ -254,7 +254,7 @@ def config_of(rules: Rules) -> _Config:
     if cfg is None:
         if len(_CONFIGS) > 1000:
             _CONFIGS.clear()
-        cfg = _CONFIGS[rules] = _Config(rules)
+        cfg = _CONFIGS[rules] = SheddingConfig(rules)
     _last_rules = rules
     _last_config = cfg
     return cfg
@@ -331,7 +331,7 @@ def _two_cards(hand: Mask) -> bool:
 class SheddingGame(Game):
     """A game of classic, ultimate or countdown: one round, or a whole match."""
 
-    _cfg: _Config
+    _cfg: SheddingConfig
     _wild: tuple[Mask, ...]
     """The cards wild for each seat (eights; countdown: the seat's number's rank)."""
     dealer: int
@@ -388,7 +388,7 @@ class SheddingGame(Game):
         self._out = None
 
     @classmethod
-    def _config_for(cls, rules: Rules) -> _Config:
+    def _config_for(cls, rules: Rules) -> SheddingConfig:
         if rules.ruleset not in ("classic", "ultimate", "countdown"):
             raise ValueError(f"SheddingGame plays classic, ultimate or countdown, not {rules}")
         return config_of(rules)
