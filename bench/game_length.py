@@ -21,7 +21,7 @@ import argparse
 import statistics
 from typing import Any
 
-from crazy_eights.bots.base import make_bot
+from crazy_eights.bots import make_bot
 from crazy_eights.engine import Rules, new_game
 from crazy_eights.sim.runner import deal_seed, mix
 

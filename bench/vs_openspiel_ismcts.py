@@ -140,7 +140,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--search", default="", help="extra options of ours, k=v,k=v")
     args = parser.parse_args()
-    from crazy_eights.bots.base import parse_bot_spec
+    from crazy_eights.bots.levels import parse_bot_spec
 
     _, extra = parse_bot_spec("ismcts:" + args.search)
     config = IsmctsConfig.from_options({"time_ms": args.ms, "clock": "cpu", **extra})

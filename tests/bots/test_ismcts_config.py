@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from crazy_eights.bots import make_bot
-from crazy_eights.bots.base import parse_bot_spec
 from crazy_eights.bots.ismcts import IsmctsBot
 from crazy_eights.bots.ismcts_config import DEFAULT_TIME_MS, IsmctsConfig
+from crazy_eights.bots.levels import parse_bot_spec
 from crazy_eights.engine import Rules
 
 from .conftest import random_positions

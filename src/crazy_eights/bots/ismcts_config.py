@@ -4,7 +4,7 @@
 ``Literal`` types and ``__post_init__`` rejects a bad value with a message naming the
 option, so a bad lab spec or keyword fails before any game is played. The lab's spec
 strings (``"ismcts:time_ms=150,c=0.5"``) are split into options by
-``base.parse_bot_spec`` and mapped onto this class by ``from_options``, the one place
+``levels.parse_bot_spec`` and mapped onto this class by ``from_options``, the one place
 that turns options into a configuration; ``spec`` writes one back.
 
 Budget: ``time_ms`` (wall-clock or CPU time per decision, ``clock``) and/or

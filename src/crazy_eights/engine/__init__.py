@@ -7,16 +7,7 @@ every rule as the engine plays it.
 
 from .cards import Card, CardSyntaxError, Mask, card_text, parse_card
 from .events import Event, EventDict, event_from_dict
-from .game import (
-    Deal,
-    Game,
-    GameResult,
-    Hidden,
-    IllegalMove,
-    from_view,
-    new_game,
-    replay,
-)
+from .game import Deal, Game, GameResult, Hidden, IllegalMove
 from .moves import (
     DRAW,
     PASS,
@@ -27,6 +18,7 @@ from .moves import (
     MoveKind,
     MoveSyntaxError,
 )
+from .registry import from_view, new_game, replay
 from .rules import RULESETS, Rules, RulesError
 from .views import CyclesView, OpenSpielView, SheddingView
 

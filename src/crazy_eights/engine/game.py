@@ -1,5 +1,5 @@
-"""The game API shared by every ruleset: ``new_game``, ``replay``, ``from_view``,
-``Deal``, ``Hidden`` and ``Game``.
+"""The game API shared by every ruleset: ``Deal``, ``Hidden`` and ``Game``, the base
+class of the state machines (``registry`` picks one for a ruleset and starts it).
 
 A game is its rules, its seed (or explicit deal) and its moves (RULES G4); every state
 is rebuilt by replaying them. ``Game`` holds what all the state machines share: move
@@ -15,7 +15,6 @@ with ``log=True``, the default, keeps the round's events for ``view(log=True)``)
 from __future__ import annotations
 
 import random
-import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -541,88 +540,6 @@ def is_timeout(move: Move) -> bool:
     return move is TIMEOUT
 
 
-_CLASSES: Final[dict[str, type[Game]]] = {}
-
-
-def game_class(rules: Rules) -> type[Game]:
-    """The state machine that plays ``rules``."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    cls = _CLASSES.get(rules.ruleset)
-    if cls is None:
-        from .cycles import CyclesGame
-        from .openspiel_rules import OpenSpielGame
-        from .shedding import SheddingGame
-
-        _CLASSES.update(
-            classic=SheddingGame,
-            ultimate=SheddingGame,
-            countdown=SheddingGame,
-            openspiel=OpenSpielGame,
-            cycles=CyclesGame,
-        )
-        cls = _CLASSES[rules.ruleset]
-    return cls
-
-
-def new_game(
-    rules: Rules, seed: int | None = None, *, deal: Deal | None = None, log: bool = True
-) -> Game:
-    """Start a game of ``rules``: dealt from ``seed``, or from an explicit ``deal``.
-
-    Without a seed one is drawn from the system's entropy and kept in ``game.seed``;
-    later rounds of a match are dealt from the seed, so ``replay`` with the same seed,
-    deal and moves rebuilds the game exactly. ``log=False`` keeps no event log (for
-    fast play through ``apply`` and ``playout``; ``view(log=True)`` is then refused).
-    """
-    cls = game_class(rules)
-    if seed is None:
-        seed = 0 if deal is not None else secrets.randbits(63)
-    return cls(rules, seed, deal, log=log)  # type: ignore[call-arg]
-
-
-def replay(
-    rules: Rules,
-    seed: int | None = None,
-    moves: Iterable[str | Move] = (),
-    *,
-    deal: Deal | None = None,
-    log: bool = True,
-) -> Game:
-    """Rebuild a game from its rules, seed (or deal) and moves (RULES G4)."""
-    game = new_game(rules, seed, deal=deal, log=log)
-    for index, move in enumerate(moves):
-        try:
-            game.apply(move)
-        except IllegalMove as exc:
-            raise IllegalMove(f"move {index + 1} ({move}): {exc.reason}", str(move)) from None
-    return game
-
-
-def from_view(
-    view: SheddingView | CyclesView,
-    hidden: Hidden,
-    *,
-    rules: Rules | None = None,
-    seed: int = 0,
-    log: bool = False,
-    rng: Rng | None = None,
-) -> Game:
-    """A playable game in the position ``view`` shows, completed with the ``hidden``
-    cards (e.g. sampled by a search bot); ``rules`` overrides the view's (a search
-    plays a match's round as a single round); ``seed`` seeds later reshuffles and
-    tie-breaks, unless ``rng`` gives the generator itself (e.g. a table's
-    ``generator``, to rebuild the table exactly).
-
-    The game starts with no move list and, unless ``log``, no event log: it is for
-    looking ahead, not for showing to anyone.
-    """
-    rules = rules or Rules.from_dict(view["rules"])
-    cls: Any = game_class(rules)
-    game: Game = cls.from_view(view, hidden, rules=rules, seed=seed, log=log, rng=rng)
-    return game
-
-
 __all__ = [
     "COMPILED",
     "Deal",
@@ -632,8 +549,4 @@ __all__ = [
     "IllegalMove",
     "Policy",
     "check_hidden",
-    "from_view",
-    "game_class",
-    "new_game",
-    "replay",
 ]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .game import CardLike, Game, Hidden, from_view
+from .game import CardLike, Game, Hidden
+from .registry import from_view
 from .rules import Rules
 from .views import CyclesView, SheddingView
 

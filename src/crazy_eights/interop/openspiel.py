@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from crazy_eights.engine import Deal, Game, new_game
 from crazy_eights.engine.cards import CARD_TEXT, Card, cycles_deck, standard_deck
-from crazy_eights.engine.game import Deal, Game, new_game
 from crazy_eights.engine.rules import PLAYERS, RULESETS, Rules
 
 from . import encoding

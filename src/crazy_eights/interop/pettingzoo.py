@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from crazy_eights.engine.game import Game, new_game
+from crazy_eights.engine import Game, new_game
 from crazy_eights.engine.rules import Rules
 
 from . import encoding

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from crazy_eights.bots.base import parse_bot_spec
+from crazy_eights.bots.levels import parse_bot_spec
 from crazy_eights.engine.rules import Rules, RulesError, parse_setting_pairs
 from crazy_eights.extras import MissingExtra
 

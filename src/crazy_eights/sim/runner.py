@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from crazy_eights.bots.base import Bot, make_bot, parse_bot_spec
-from crazy_eights.engine.game import new_game
+from crazy_eights.bots.base import Bot
+from crazy_eights.bots.levels import make_bot, parse_bot_spec
+from crazy_eights.engine import new_game
 from crazy_eights.engine.rules import Rules
 
 _M64 = (1 << 64) - 1
