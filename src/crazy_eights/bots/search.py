@@ -280,67 +280,95 @@ class Search:
     def _iterate(self, world: Game, start: Node, root_moves: set[Move] | None) -> list[float]:
         """One iteration from ``start`` (the root, whose moves are ``root_moves``, or a
         node below it): select and expand in the tree, roll out, back up; the reward."""
-        rng = self.rng
-        c = self.config.c
-        log = math.log
-        sqrt = math.sqrt
-        node = start
-        path: list[Node] = []
-        root = start if root_moves is not None else None
-        me = self.me if self.config.opponents == "policy" else -1
-        cycles = self.cycles
-        while not world.is_over:
-            seat = world.current_player
-            assert seat is not None
-            legal = world.legal_moves()
-            if me >= 0 and seat != me:
-                self._play_out(world, 1)
-                continue
-            if node is root:
-                legal = [m for m in legal if m in root_moves]  # type: ignore[operator]
-            elif len(legal) > 1:
-                legal = call_moves(legal, world.hand_count(seat)) if cycles else prefer_calls(legal)
-            children = node.children
-            kids = [children.get(m) for m in legal]
-            if None in kids:
-                untried = [m for m, k in zip(legal, kids, strict=True) if k is None]
-                if node is root and self.bias:
-                    move = max(untried, key=self.bias.__getitem__)
-                elif len(untried) > 1:
-                    move = untried[rng.randrange(len(untried))]
-                else:
-                    move = untried[0]
-                for k in kids:
-                    if k is not None:
-                        k.avail += 1
-                child = Node(move, seat)
-                children[move] = child
-                world.apply(move)
-                path.append(child)
-                break
-            best: Node | None = None
-            best_value = -1.0
-            bias = self.bias if node is root else None
-            for kid in kids:
-                assert kid is not None
-                kid.avail += 1
-                visits = kid.visits
-                value = kid.reward / visits + c * sqrt(log(kid.avail) / visits)
-                if bias:
-                    value += bias[kid.move] / (1.0 + visits) * 10.0  # type: ignore[index]
-                if value > best_value:
-                    best_value = value
-                    best = kid
-            assert best is not None and best.move is not None
-            world.apply(best.move)
-            path.append(best)
-            node = best
+        path = self._descend(world, start, root_moves)
         reward = self._rollout(world)
         start.visits += 1
         for child in path:
             child.visits += 1
             child.reward += reward[child.player]
         return reward
+
+    def _descend(self, world: Game, start: Node, root_moves: set[Move] | None) -> list[Node]:
+        """Walk down the tree from ``start``, playing each move in ``world``: the best
+        child by UCB while every move here has one, then one new child for an untried
+        move (the path's last node), or to the end of the game. With
+        ``opponents="policy"`` the other seats play the rollout policy instead. The
+        nodes passed, ``start`` left out."""
+        node = start
+        path: list[Node] = []
+        root = start if root_moves is not None else None
+        me = self.me if self.config.opponents == "policy" else -1
+        while not world.is_over:
+            seat = world.current_player
+            assert seat is not None
+            if me >= 0 and seat != me:
+                self._play_out(world, 1)
+                continue
+            at_root = node is root
+            legal = self._tree_moves(world, seat, root_moves if at_root else None)
+            children = node.children
+            kids = [children.get(m) for m in legal]
+            new = None in kids
+            if new:
+                node = self._expand(node, seat, legal, kids, at_root)
+            else:
+                node = self._select(cast("list[Node]", kids), at_root)
+            move = node.move
+            assert move is not None
+            world.apply(move)
+            path.append(node)
+            if new:
+                break  # the rollout starts at the new node
+        return path
+
+    def _tree_moves(self, world: Game, seat: int, root_moves: set[Move] | None) -> list[Move]:
+        """The moves the tree holds for ``seat`` now: at the root the searched ones,
+        below it the legal moves with the last-card calls worth making."""
+        legal = world.legal_moves()
+        if root_moves is not None:
+            return [m for m in legal if m in root_moves]
+        if len(legal) > 1:
+            return call_moves(legal, world.hand_count(seat)) if self.cycles else prefer_calls(legal)
+        return legal
+
+    def _expand(
+        self, node: Node, seat: int, legal: list[Move], kids: list[Node | None], at_root: bool
+    ) -> Node:
+        """A new child of ``node`` for one of its untried moves (the root's most liked
+        by the prior, else one at random); every tried sibling was available too."""
+        untried = [m for m, k in zip(legal, kids, strict=True) if k is None]
+        if at_root and self.bias:
+            move = max(untried, key=self.bias.__getitem__)
+        elif len(untried) > 1:
+            move = untried[self.rng.randrange(len(untried))]
+        else:
+            move = untried[0]
+        for k in kids:
+            if k is not None:
+                k.avail += 1
+        child = Node(move, seat)
+        node.children[move] = child
+        return child
+
+    def _select(self, kids: list[Node], at_root: bool) -> Node:
+        """The child with the best UCB value (its mean reward, plus exploration by how
+        often it was available, plus the prior's bias at the root); each was available."""
+        c = self.config.c
+        log = math.log
+        sqrt = math.sqrt
+        bias = self.bias if at_root else None
+        best = kids[0]
+        best_value = -1.0
+        for kid in kids:
+            kid.avail += 1
+            visits = kid.visits
+            value = kid.reward / visits + c * sqrt(log(kid.avail) / visits)
+            if bias:
+                value += bias[kid.move] / (1.0 + visits) * 10.0  # type: ignore[index]
+            if value > best_value:
+                best_value = value
+                best = kid
+        return best
 
     # -- rollouts and evaluation -------------------------------------------------------
 
