@@ -93,83 +93,132 @@ def _suit_counts(mask: Mask, wild: Mask) -> list[int]:
     return [(plain & SUIT_MASK[s]).bit_count() for s in range(4)]
 
 
+@dataclass(frozen=True, slots=True)
+class _Position:
+    """What the score of every move reads about the position, worked out once."""
+
+    know: Knowledge
+    w: Weights
+    hand: Mask
+    wild: Mask
+    """The seat's own wild cards."""
+    opponents: list[int]
+    fewest: int
+    """The fewest cards an opponent holds."""
+    nxt: int
+    """The seat that plays next unless an action changes it."""
+    unseen: Mask
+
+
 def score_moves(
     know: Knowledge, moves: Sequence[Move], *, phase: str = "play", weights: Weights | None = None
 ) -> list[float]:
     """A score for each move from the seat's knowledge; higher is better."""
-    w = weights or Weights()
     me = know.seat
-    n = know.players
-    hand = hand_mask(know.hand)
-    my_wild = know.wild[me]
+    opponents = [s for s in range(know.players) if s != me]
+    position = _Position(
+        know=know,
+        w=weights or Weights(),
+        hand=hand_mask(know.hand),
+        wild=know.wild[me],
+        opponents=opponents,
+        fewest=min(know.counts[s] for s in opponents),
+        nxt=know.next_seat(me),
+        unseen=know.unseen_mask(),
+    )
+    return [_score_move(position, move, phase) for move in moves]
+
+
+def _score_move(p: _Position, move: Move, phase: str) -> float:
+    """One move's score: a draw or a pass by its weight, the suit named after a wild
+    card by ``_declare_score``, going out above everything, any other play by
+    ``_play_score``."""
+    w = p.w
+    if move.kind is MoveKind.DRAW:
+        return w.draw
+    card = move.card
+    if move.kind is not MoveKind.PLAY or card is None:
+        return w.pass_
+    if phase == "declare":
+        suit = move.suit if move.suit is not None else card >> 4
+        return _declare_score(p.know, p.hand, card, suit, p.nxt, p.unseen, w)
+    after = _remove(p.hand, card)
+    if after == 0:
+        return 1e6
+    is_wild = bool(p.wild >> card & 1) and move.suit is not None
+    return _play_score(p, card, move.suit, after, is_wild)
+
+
+def _play_score(p: _Position, card: Card, named: int | None, after: Mask, is_wild: bool) -> float:
+    """A play that does not go out: its weight, the points it sheds, what its action
+    does (a wild card has none), then the terms of a wild or of a plain card."""
+    w = p.w
+    know = p.know
+    score = w.wild if is_wild else w.play
+    if know.points_matter:
+        score += w.points * know.rules.card_points(card)
+    if is_wild:
+        suit = named if named is not None else card >> 4
+        return _wild_terms(p, score, card, suit, after, p.nxt)
+    score, target = _action_terms(p, score, card)
+    return _plain_terms(p, score, card, after, target)
+
+
+def _action_terms(p: _Position, score: float, card: Card) -> tuple[float, int]:
+    """A plain card's action (skip, reverse, draw two) added to ``score``: its worth
+    against the seat it hurts; and the seat that plays next after it."""
+    w = p.w
+    know = p.know
     counts = know.counts
-    opponents = [s for s in range(n) if s != me]
-    fewest = min(counts[s] for s in opponents)
-    nxt = know.next_seat(me)
-    rules = know.rules
-    unseen = know.unseen_mask()
-    out: list[float] = []
-    for move in moves:
-        if move.kind is MoveKind.DRAW:
-            out.append(w.draw)
-            continue
-        if move.kind is not MoveKind.PLAY or move.card is None:
-            out.append(w.pass_)
-            continue
-        card: Card = move.card
-        if phase == "declare":
-            suit = move.suit if move.suit is not None else card >> 4
-            out.append(_declare_score(know, hand, card, suit, nxt, unseen, w))
-            continue
-        after = _remove(hand, card)
-        left = after.bit_count()
-        if left == 0:
-            out.append(1e6)
-            continue
-        is_wild = bool(my_wild >> card & 1) and move.suit is not None
-        score = w.wild if is_wild else w.play
-        if know.points_matter:
-            score += w.points * rules.card_points(card)
-        # who plays next, after any action of this card
-        target = nxt
-        action = None if is_wild else rules.action(card)
-        if action is not None:
-            if action == "skip":
-                score += w.skip + (w.threat if counts[nxt] <= 2 or counts[nxt] == fewest else 0)
-                target = know.next_seat(me, 2) if n > 2 else me
-            elif action == "reverse" and n > 2:
-                prev = know.next_seat(me, -1)
-                gain = counts[nxt] - counts[prev]
-                score += w.reverse * (1 if gain < 0 else -0.5) + (
-                    w.threat if counts[nxt] <= 2 else 0
-                )
-                target = prev
-            elif action == "draw_two":
-                score += w.two + (w.threat if counts[nxt] <= 2 else 0)
-                if not rules.twos_stack:
-                    target = know.next_seat(me, 2) if n > 2 else me
-        if is_wild:
-            suit = move.suit if move.suit is not None else card >> 4
-            score += _declare_score(know, after, card, suit, target, unseen, w)
-            if left <= 1:
-                score += w.out_with_wild
-            if know.points_matter and fewest <= 1:
-                score += w.dump_wild
-        else:
-            suit = card >> 4
-            counts_after = _suit_counts(after, my_wild)
-            score += w.suit_length * min(counts_after[suit], 3)
-            if after and (kinds_of(after) & ~my_wild) == 0:
-                score += w.out_with_wild  # only wild cards left: going out is assured
-            if target != me:
-                follow = follow_mask(card, suit, False)
-                score += _lack_bonus(know, target, follow, unseen, w)
-            if rules.has_numbers:
-                for s in opponents:
-                    if know.wild[s] >> card & 1:
-                        score -= w.keep_blocker  # a card of their wild rank is safer here
-        out.append(score)
-    return out
+    me, n, nxt = know.seat, know.players, p.nxt
+    action = know.rules.action(card)
+    if action == "skip":
+        score += w.skip + (w.threat if counts[nxt] <= 2 or counts[nxt] == p.fewest else 0)
+        return score, know.next_seat(me, 2) if n > 2 else me
+    if action == "reverse" and n > 2:
+        prev = know.next_seat(me, -1)
+        gain = counts[nxt] - counts[prev]
+        score += w.reverse * (1 if gain < 0 else -0.5) + (w.threat if counts[nxt] <= 2 else 0)
+        return score, prev
+    if action == "draw_two":
+        score += w.two + (w.threat if counts[nxt] <= 2 else 0)
+        if not know.rules.twos_stack:
+            return score, know.next_seat(me, 2) if n > 2 else me
+    return score, nxt
+
+
+def _wild_terms(
+    p: _Position, score: float, card: Card, suit: int, after: Mask, target: int
+) -> float:
+    """A wild card's terms added to ``score``: the suit it names, going out with it
+    next, and dumping it when points count and an opponent is about to go out."""
+    w = p.w
+    score += _declare_score(p.know, after, card, suit, target, p.unseen, w)
+    if after.bit_count() <= 1:
+        score += w.out_with_wild
+    if p.know.points_matter and p.fewest <= 1:
+        score += w.dump_wild
+    return score
+
+
+def _plain_terms(p: _Position, score: float, card: Card, after: Mask, target: int) -> float:
+    """The terms of a card that is not wild added to ``score``: the length of its suit
+    kept, going out on wild cards alone, leaving the next player a table they have
+    shown they cannot follow, and (countdown) keeping cards of an opponent's wild rank."""
+    w = p.w
+    know = p.know
+    suit = card >> 4
+    counts_after = _suit_counts(after, p.wild)
+    score += w.suit_length * min(counts_after[suit], 3)
+    if after and (kinds_of(after) & ~p.wild) == 0:
+        score += w.out_with_wild  # only wild cards left: going out is assured
+    if target != know.seat:
+        score += _lack_bonus(know, target, follow_mask(card, suit, False), p.unseen, w)
+    if know.rules.has_numbers:
+        for s in p.opponents:
+            if know.wild[s] >> card & 1:
+                score -= w.keep_blocker  # a card of their wild rank is safer here
+    return score
 
 
 def _declare_score(
