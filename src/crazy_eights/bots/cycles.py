@@ -67,77 +67,123 @@ def _top_power(mask: Mask) -> int:
     return max((cycles_power(c) for c in _bits(mask)), default=0)
 
 
+@dataclass(frozen=True, slots=True)
+class _CyclesPosition:
+    """What the score of every move reads about a cycles position, worked out once."""
+
+    know: CyclesKnowledge
+    w: CyclesWeights
+    count: int
+    """The cards in the seat's hand."""
+    out_mask: Mask
+    """Cards that may be in another hand or the stock (``outstanding``)."""
+    opponents: list[int]
+    endgame: bool
+    """Whether the cycle limit is near (Y16/Y17): high-value cards go first."""
+
+
 def score_cycles(
     know: CyclesKnowledge, moves: Sequence[Move], weights: CyclesWeights | None = None
 ) -> list[float]:
     """A score for each move of a cycles position; higher is better."""
     w = weights or CyclesWeights()
-    me = know.seat
-    n = know.players
-    hand = know.hand
-    count = hand.bit_count()
-    out_mask = know.outstanding()
-    opponents = [s for s in range(n) if s != me]
-    endgame = know.cycles_left <= w.endgame_cycles
-    leading = know.lead_suit < 0
-    scores: list[float] = []
-    for move in moves:
-        card = move.card
-        if move.kind is not MoveKind.PLAY or card is None:
-            scores.append(0.0)
-            continue
-        after = hand & ~(1 << card)
-        if after == 0:
-            scores.append(1e6)  # out: the game is won (Y17)
-            continue
-        is_joker = bool(JOKER_MASK >> card & 1)
-        score = 0.0
-        lone_joker_risk = after.bit_count() == 1 and bool(after & JOKER_MASK)
-        if is_joker:
-            score -= w.joker if count > 2 else -w.joker_last
-        elif lone_joker_risk:
-            score -= w.joker_last
-        if endgame:
-            score += w.value * cycles_value(card)
-        power = cycles_power(card)
-        if leading:
-            suit = move.suit if move.suit is not None else card >> 4
-            fit = FIT[suit]
-            # opponents who must draw, or may go out, on this suit
-            for s in opponents:
-                lacks = know.lacks(s)
-                could = out_mask & fit & ~lacks
-                if know.counts[s] == 1:
-                    one = (know.known[s] | out_mask) & ~lacks
-                    share = (could & ~JOKER_MASK).bit_count() / max(
-                        1, (one & ~JOKER_MASK).bit_count()
-                    )
-                    score -= w.fit_risk * min(1.0, share)
-                if not could:
-                    score += w.void_lead
-            rivals = out_mask & fit
-            sure = power > _top_power(rivals)
-            mine = (after & SUIT_MASK[suit]).bit_count()
-            score += w.suit_length * min(mine, 3)
-            if sure and not is_joker:
-                score += w.win
-            elif not is_joker:
-                score -= w.power * power
-        else:
-            suit = know.lead_suit
-            beats = power > know.best_power
-            after_me = know.turns_left - 1
-            rivals = out_mask & FIT[suit]
-            sure = beats and (after_me <= 0 or power > _top_power(rivals))
-            threat = know.best_seat >= 0 and know.counts[know.best_seat] <= 2
-            if sure:
-                score += w.win + (w.block if threat else 0.0) - 0.5 * w.power * power
-            elif beats and threat:
-                score += 0.5 * w.block - w.power * power
-            else:
-                score -= w.power * power
-        scores.append(score)
-    return scores
+    position = _CyclesPosition(
+        know=know,
+        w=w,
+        count=know.hand.bit_count(),
+        out_mask=know.outstanding(),
+        opponents=[s for s in range(know.players) if s != know.seat],
+        endgame=know.cycles_left <= w.endgame_cycles,
+    )
+    return [_score_cycles_move(position, move) for move in moves]
+
+
+def _score_cycles_move(p: _CyclesPosition, move: Move) -> float:
+    """One move's score: nothing for a draw or a pass, going out above everything,
+    else the joker terms, the card's value near the limit, and the terms of a lead or
+    of a follow."""
+    card = move.card
+    if move.kind is not MoveKind.PLAY or card is None:
+        return 0.0
+    after = p.know.hand & ~(1 << card)
+    if after == 0:
+        return 1e6  # out: the game is won (Y17)
+    is_joker = bool(JOKER_MASK >> card & 1)
+    score = _joker_terms(p, after, is_joker)
+    if p.endgame:
+        score += p.w.value * cycles_value(card)
+    power = cycles_power(card)
+    if p.know.lead_suit < 0:
+        suit = move.suit if move.suit is not None else card >> 4
+        return _lead_terms(p, score, suit, after, power, is_joker)
+    return _follow_terms(p, score, power)
+
+
+def _joker_terms(p: _CyclesPosition, after: Mask, is_joker: bool) -> float:
+    """Keep jokers (Y6), but never be left with a joker as the last card (Y14)."""
+    w = p.w
+    score = 0.0
+    if is_joker:
+        score -= w.joker if p.count > 2 else -w.joker_last
+    elif after.bit_count() == 1 and after & JOKER_MASK:
+        score -= w.joker_last
+    return score
+
+
+def _lead_terms(
+    p: _CyclesPosition, score: float, suit: int, after: Mask, power: int, is_joker: bool
+) -> float:
+    """Leading ``suit``, added to ``score``: the opponents' answers to it, the length
+    of the suit kept, then a sure winner's worth or a low card's."""
+    w = p.w
+    fit = FIT[suit]
+    score = _lead_answers(p, score, fit)
+    rivals = p.out_mask & fit
+    sure = power > _top_power(rivals)
+    mine = (after & SUIT_MASK[suit]).bit_count()
+    score += w.suit_length * min(mine, 3)
+    if sure and not is_joker:
+        score += w.win
+    elif not is_joker:
+        score -= w.power * power
+    return score
+
+
+def _lead_answers(p: _CyclesPosition, score: float, fit: Mask) -> float:
+    """Each opponent's answer to a lead that the cards of ``fit`` follow, added to
+    ``score``: one who may go out on it (one card left) costs, one who must draw gains."""
+    know = p.know
+    w = p.w
+    out_mask = p.out_mask
+    for s in p.opponents:
+        lacks = know.lacks(s)
+        could = out_mask & fit & ~lacks
+        if know.counts[s] == 1:
+            one = (know.known[s] | out_mask) & ~lacks
+            share = (could & ~JOKER_MASK).bit_count() / max(1, (one & ~JOKER_MASK).bit_count())
+            score -= w.fit_risk * min(1.0, share)
+        if not could:
+            score += w.void_lead
+    return score
+
+
+def _follow_terms(p: _CyclesPosition, score: float, power: int) -> float:
+    """Following the lead, added to ``score``: win the cycle with a sure winner (more
+    so when the seat winning it is close to going out), else duck with a low card."""
+    know = p.know
+    w = p.w
+    beats = power > know.best_power
+    after_me = know.turns_left - 1
+    rivals = p.out_mask & FIT[know.lead_suit]
+    sure = beats and (after_me <= 0 or power > _top_power(rivals))
+    threat = know.best_seat >= 0 and know.counts[know.best_seat] <= 2
+    if sure:
+        score += w.win + (w.block if threat else 0.0) - 0.5 * w.power * power
+    elif beats and threat:
+        score += 0.5 * w.block - w.power * power
+    else:
+        score -= w.power * power
+    return score
 
 
 def choose_cycles(
