@@ -38,7 +38,7 @@ from crazy_eights.engine.events import (
     PickedUp,
     Played,
 )
-from crazy_eights.engine.history import read_log
+from crazy_eights.engine.history import TableFacts, read_log
 from crazy_eights.engine.rules import Rules
 
 
@@ -265,44 +265,61 @@ def knowledge_from_view(view: Mapping[str, Any], *, kept_wilds: bool = False) ->
 def _read_log(know: Knowledge, log: Sequence[Any], *, kept_wilds: bool = False) -> None:
     """Read the round's public events (with the table as it stood before each, from the
     engine) to find what each opponent lacks."""
-    me = know.seat
     drew: int | None = None  # the seat whose draw was the last event
     for event, before in read_log(log):
         just_drew, drew = drew, None
         if isinstance(event, Played):
-            seat, card = event.seat, event.card
-            know.played[seat].append(card)
-            bit = 1 << card
-            for c in know.constraints[seat]:
-                if c.mask & bit and c.allowance > 0:
-                    c.allowance -= 1
-            if seat != me and not before.pending and before.top != UNKNOWN:
-                wild = know.wild[seat]
-                if kept_wilds and wild >> card & 1:
-                    know.constraints[seat].append(Constraint(before.follow & ~wild, 0))
-                if just_drew != seat:
-                    named = -1 if event.declared is None else event.declared
-                    know.recent[seat].append((card, named, before.follow))
+            _read_play(know, event, before, just_drew=just_drew, kept_wilds=kept_wilds)
         elif isinstance(event, (Drew, PenaltyDrawn)):
-            seat = event.seat
-            know.recent[seat].clear()
-            count = len(event.cards)
-            for c in know.constraints[seat]:
-                c.allowance += count
-            if isinstance(event, PenaltyDrawn):
-                if event.reason == "draw_two" and seat != me and before.pending:
-                    # chose the penalty: held no two (or would not stack)
-                    know.constraints[seat].append(Constraint(before.playable(0), count))
-            else:
-                drew = seat
-                if seat != me and before.top != UNKNOWN and not before.pending:
-                    playable = before.playable(know.wild[seat])
-                    know.constraints[seat].append(Constraint(playable, count))
+            _read_draw(know, event, before)
+            if isinstance(event, Drew):
+                drew = event.seat
     for seat in range(know.players):
         know.constraints[seat] = [
             c for c in know.constraints[seat] if c.allowance < know.counts[seat]
         ]
     know.constraints[know.seat] = []
+
+
+def _read_play(
+    know: Knowledge, event: Played, before: TableFacts, *, just_drew: int | None, kept_wilds: bool
+) -> None:
+    """A card played: one fewer card the seat's constraints allow; an opponent's play
+    with a choice (no draw pending, not the card just drawn) is kept for inference, and
+    with ``kept_wilds`` a wild card played says nothing else could be."""
+    seat, card = event.seat, event.card
+    know.played[seat].append(card)
+    bit = 1 << card
+    for c in know.constraints[seat]:
+        if c.mask & bit and c.allowance > 0:
+            c.allowance -= 1
+    if seat == know.seat or before.pending or before.top == UNKNOWN:
+        return
+    wild = know.wild[seat]
+    if kept_wilds and wild >> card & 1:
+        know.constraints[seat].append(Constraint(before.follow & ~wild, 0))
+    if just_drew != seat:
+        named = -1 if event.declared is None else event.declared
+        know.recent[seat].append((card, named, before.follow))
+
+
+def _read_draw(know: Knowledge, event: Drew | PenaltyDrawn, before: TableFacts) -> None:
+    """Cards drawn: each may be one a constraint limits, and an opponent who drew in a
+    normal turn (or took a draw-two's penalty) held nothing it could play then."""
+    seat = event.seat
+    know.recent[seat].clear()
+    count = len(event.cards)
+    for c in know.constraints[seat]:
+        c.allowance += count
+    if seat == know.seat:
+        return
+    if isinstance(event, PenaltyDrawn):
+        if event.reason == "draw_two" and before.pending:
+            # chose the penalty: held no two (or would not stack)
+            know.constraints[seat].append(Constraint(before.playable(0), count))
+    elif before.top != UNKNOWN and not before.pending:
+        playable = before.playable(know.wild[seat])
+        know.constraints[seat].append(Constraint(playable, count))
 
 
 # -- cycles (RULES section 4) ------------------------------------------------------------
@@ -421,31 +438,20 @@ def cycles_knowledge_from_view(view: Mapping[str, Any]) -> CyclesKnowledge:
     seat = view["seat"]
     if seat is None:
         raise ValueError("a spectator's view holds no hand to reason from")
-    hand = _mask_of_texts(view.get("hand", ()))
-    removed = _mask_of_texts(view["removed"])
-    cycle_cards: list[Card] = []
-    cycle_seats: list[int] = []
-    for entry in view["cycle"]:
-        cycle_cards.append(_card(entry["card"]))
-        who = entry["seat"]
-        cycle_seats.append(-1 if who == "host" else int(who))
-    on_table = 0
-    for card in cycle_cards:
-        on_table |= 1 << card
-    counts = [int(p["cards"]) for p in view["players"]]
+    cycle_cards, cycle_seats = _cycle_of(view)
     lead_suit = view["lead_suit"]
     know = CyclesKnowledge(
         rules=rules,
         seat=seat,
         players=n,
-        hand=hand,
-        counts=counts,
+        hand=_mask_of_texts(view.get("hand", ())),
+        counts=[int(p["cards"]) for p in view["players"]],
         unseen=[],
         stock_count=int(view["stock"]),
         known=[0] * n,
         constraints=[[] for _ in range(n)],
         revealed=[None] * n,
-        removed=removed,
+        removed=_mask_of_texts(view["removed"]),
         cycle_cards=cycle_cards,
         cycle_seats=cycle_seats,
         lead_suit=SUITS.index(lead_suit) if lead_suit else -1,
@@ -463,22 +469,46 @@ def cycles_knowledge_from_view(view: Mapping[str, Any]) -> CyclesKnowledge:
         shown = p.get("revealed")
         if shown is not None and s != seat and s in suits_shown:
             know.revealed[s] = (suits_shown[s], int(shown))
-    # known cards are exactly the hands' public part: drop any no longer consistent
-    seen = hand | removed | on_table
-    for s in range(n):
-        if s == seat:
+    seen = _settle_known(know, know.hand | know.removed | _mask_of_cards(cycle_cards))
+    know.unseen = [c for c in ALL_CARDS if not seen >> c & 1]
+    return know
+
+
+def _cycle_of(view: Mapping[str, Any]) -> tuple[list[Card], list[int]]:
+    """The cards of the cycle under way and who played each (-1: the host)."""
+    cycle_cards: list[Card] = []
+    cycle_seats: list[int] = []
+    for entry in view["cycle"]:
+        cycle_cards.append(_card(entry["card"]))
+        who = entry["seat"]
+        cycle_seats.append(-1 if who == "host" else int(who))
+    return cycle_cards, cycle_seats
+
+
+def _settle_known(know: CyclesKnowledge, seen: Mask) -> Mask:
+    """Make the known cards exactly the hands' public part: drop any seen elsewhere or
+    beyond a hand's size, and the constraints the rest of each hand makes moot. The
+    cards ``seen`` (the seat's own, removed, on the table) with the known ones added."""
+    for s in range(know.players):
+        if s == know.seat:
             know.known[s] = 0
             continue
         k = know.known[s] & ~seen
-        while k.bit_count() > counts[s]:
+        while k.bit_count() > know.counts[s]:
             k &= k - 1
         know.known[s] = k
         seen |= k
         know.constraints[s] = [
-            c for c in know.constraints[s] if c.allowance < counts[s] - k.bit_count()
+            c for c in know.constraints[s] if c.allowance < know.counts[s] - k.bit_count()
         ]
-    know.unseen = [c for c in ALL_CARDS if not seen >> c & 1]
-    return know
+    return seen
+
+
+def _mask_of_cards(cards: Sequence[Card]) -> Mask:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
 def _mask_of_texts(texts: Sequence[str]) -> Mask:
