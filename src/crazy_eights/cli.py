@@ -103,6 +103,15 @@ def describe(event: Event, you: int | None, *, reveal: bool = False) -> str | No
     """One line of plain text for an event as seat ``you`` saw it (``reveal``: every
     card shown, as the referee sees it); None when it is not worth a line."""
     who = _who(event.seat, you)
+    for line_of in (_cards_line, _turn_line, _table_line):
+        line = line_of(event, who, you, reveal)
+        if line is not None:
+            return line
+    return None
+
+
+def _cards_line(event: Event, who: str, you: int | None, reveal: bool) -> str | None:
+    """The line of an event that moves or shows cards of a hand (else None)."""
     match event:
         case Played(card=card, declared=declared, lead=lead):
             line = f"{who} {'led' if lead else 'played'} {CARD_TEXT[card]}"
@@ -115,6 +124,14 @@ def describe(event: Event, you: int | None, *, reveal: bool = False) -> str | No
             return f"{who} drew {len(cards)} {text}{_cards(event, you, reveal)}"
         case PickedUp(cards=cards, reason=reason):
             return f"{who} picked up {len(cards)} {PICKUP_TEXT[reason]}{_cards(event, you, reveal)}"
+        case FalseCall(suit=suit, count=count):
+            return f"{who} called last card falsely: {count} {_suit(suit)} in hand"
+    return None
+
+
+def _turn_line(event: Event, who: str, you: int | None, reveal: bool) -> str | None:
+    """The line of an event of one player's turn that moves no card (else None)."""
+    match event:
         case Skipped():
             return f"{who} {'are' if who == 'You' else 'is'} skipped"
         case Passed():
@@ -123,12 +140,19 @@ def describe(event: Event, you: int | None, *, reveal: bool = False) -> str | No
             return "Direction reversed: " + ("clockwise" if direction == 1 else "anticlockwise")
         case LastCardCalled():
             return f"{who}: last card!"
-        case FalseCall(suit=suit, count=count):
-            return f"{who} called last card falsely: {count} {_suit(suit)} in hand"
-        case Reshuffled(count=count):
-            return f"The discards were shuffled into a new stock of {count}"
         case SuitDeclared(suit=suit):
             return f"{who} declared {_suit(suit)} for the starter eight"
+        case TimedOut():
+            return f"{who} ran out of time"
+    return None
+
+
+def _table_line(event: Event, who: str, you: int | None, reveal: bool) -> str | None:
+    """The line of an event of the table: the stock, a round, a cycle, the game (else
+    None)."""
+    match event:
+        case Reshuffled(count=count):
+            return f"The discards were shuffled into a new stock of {count}"
         case StarterTurned(card=card):
             return f"Starter: {CARD_TEXT[card]}"
         case RoundStarted(round=number, dealer=dealer):
@@ -144,8 +168,6 @@ def describe(event: Event, you: int | None, *, reveal: bool = False) -> str | No
             return f"Round over: {who} {how}. Points in hand: {list(points)}, totals {list(scores)}"
         case GameOver(seat=seat):
             return f"Game over. Winner: seat {seat}" if seat is not None else "Game over."
-        case TimedOut():
-            return f"{who} ran out of time"
     return None
 
 
