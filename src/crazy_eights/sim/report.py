@@ -71,23 +71,7 @@ def summarize(
     """The figures of a batch, JSON-ready; ``games`` is how many were asked for."""
     n = len(bots)
     done = [r for r in records if r.finished]
-    players: list[dict[str, Any]] = []
-    for p, spec in enumerate(bots):
-        wins = sum(1 for r in done if r.winner == p)
-        decisions = sum(r.decisions[p] for r in done if r.decisions)
-        think = sum(r.think[p] for r in done if r.think)
-        players.append(
-            {
-                "player": p,
-                "bot": spec,
-                "games": len(done),
-                "wins": wins,
-                "win_rate": Interval(*wilson(wins, len(done))).to_dict(),
-                "mean_points": Interval(*mean_interval([r.points[p] for r in done])).to_dict(),
-                "mean_rank": Interval(*mean_interval([r.ranks[p] for r in done])).to_dict(),
-                "decision_ms": 1000 * think / decisions if decisions else 0.0,
-            }
-        )
+    players = [_player_figures(done, p, spec) for p, spec in enumerate(bots)]
     first_wins = sum(1 for r in done if r.winner is not None and r.winner == r.first)
     round_lengths = [r.moves / r.rounds for r in done if r.rounds]
     return {
@@ -106,6 +90,23 @@ def summarize(
         "first_player_win_rate": Interval(*wilson(first_wins, len(done))).to_dict(),
         "par": 1.0 / n if n else math.nan,
         "game_lengths": [r.moves for r in done],
+    }
+
+
+def _player_figures(done: Sequence[GameRecord], p: int, spec: str) -> dict[str, Any]:
+    """One player's figures over the finished games ``done``, JSON-ready."""
+    wins = sum(1 for r in done if r.winner == p)
+    decisions = sum(r.decisions[p] for r in done if r.decisions)
+    think = sum(r.think[p] for r in done if r.think)
+    return {
+        "player": p,
+        "bot": spec,
+        "games": len(done),
+        "wins": wins,
+        "win_rate": Interval(*wilson(wins, len(done))).to_dict(),
+        "mean_points": Interval(*mean_interval([r.points[p] for r in done])).to_dict(),
+        "mean_rank": Interval(*mean_interval([r.ranks[p] for r in done])).to_dict(),
+        "decision_ms": 1000 * think / decisions if decisions else 0.0,
     }
 
 
