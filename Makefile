@@ -11,9 +11,12 @@ install:
 
 test: lint typecheck pytest
 
+# lint-imports checks the import contracts in pyproject.toml ([tool.importlinter]): the
+# layers of docs/architecture.md and no import cycle inside a package.
 lint:
 	$(PYTHON) -m ruff check src tests bench scripts
 	$(PYTHON) -m ruff format --check src tests bench scripts
+	lint-imports
 
 typecheck:
 	$(PYTHON) -m mypy
