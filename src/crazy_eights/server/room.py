@@ -77,15 +77,7 @@ class Room:
         self.analyses = Analyses(
             self.engine, self.bots, analysis_config(settings), settings.bot_workers
         )
-        self.store = SqlTableStore(
-            self.engine,
-            self.writer,
-            FinishSubscribers(
-                rate=stats.rate_game,
-                in_transaction=(evaluation.count_game, achievements.award_game),
-                after_commit=(self.analyses.game_finished,),
-            ),
-        )
+        self.store = SqlTableStore(self.engine, self.writer, self._finish_subscribers())
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.match_joins = KeyedBuckets(quickplay.JOIN_RATE, burst=quickplay.JOIN_BURST)
         self.draining = False
@@ -116,7 +108,22 @@ class Room:
         )
         self.achievements = achievements.Achievements(self.engine)
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
-        self.table_deps = TableDeps(
+        self.table_deps = self._table_deps()
+
+    def _finish_subscribers(self) -> FinishSubscribers:
+        """Who hears that a game ended: its records and ratings, the evaluation's counts
+        and the achievements in the finishing transaction; the analyses once stored."""
+        return FinishSubscribers(
+            rate=stats.rate_game,
+            in_transaction=(evaluation.count_game, achievements.award_game),
+            after_commit=(self.analyses.game_finished,),
+        )
+
+    def _table_deps(self) -> TableDeps:
+        """What every table of this process is given: its store, its members' transport,
+        the bots, and whom to tell when it changes."""
+        settings = self.settings
+        return TableDeps(
             store=self.store,
             fanout=self.fanout,
             thinker=self.bots,
