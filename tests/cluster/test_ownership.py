@@ -8,8 +8,9 @@ import pytest
 
 from crazy_eights.engine import Rules
 from crazy_eights.server import ServerSettings, db
+from crazy_eights.server.records.tables import SqlTableStore
 from crazy_eights.server.table.seats import Seat, Seats
-from crazy_eights.server.table.store import Fenced, Spec, SqlTableStore, TableRecord
+from crazy_eights.server.table.store import Fenced, Spec, TableRecord
 
 from ..conftest import run_async
 

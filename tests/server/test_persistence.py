@@ -16,7 +16,7 @@ import websockets.sync.client as wsclient
 from starlette.testclient import TestClient
 
 from crazy_eights.server import create_app, db, stats
-from crazy_eights.server.app import Room
+from crazy_eights.server.room import Room
 
 from ..adversarial.loopback import free_port, start_server
 from ..conftest import run_async

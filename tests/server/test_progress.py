@@ -178,7 +178,7 @@ def test_an_accuracy_source_fills_the_fourth_line(room: TestClient) -> None:
     async def accuracy(conn: Any, account: int, ruleset: str) -> float | None:
         return 0.8125 if account == ada and ruleset == "classic" else None
 
-    room.app.state.room.accuracy = accuracy  # type: ignore[attr-defined]
+    room.app.state.room.evaluations.accuracy = accuracy  # type: ignore[attr-defined]
     out = room.get(f"/api/accounts/{ada}/evaluation?ruleset=classic").json()["accuracy"]
     assert out["analysed"] and out["value"] == 0.812 and "81%" in out["sentence"]
 

@@ -325,7 +325,7 @@ def test_doctests(module: str) -> None:
 
 def test_sql_store_keeps_what_rebuilds_a_table(tmp_path: Any) -> None:
     from crazy_eights.server import db
-    from crazy_eights.server.table.store import SqlTableStore
+    from crazy_eights.server.records.tables import SqlTableStore
 
     async def main() -> None:
         engine = db.make_engine(f"sqlite+aiosqlite:///{tmp_path / 'room.db'}")

@@ -2,11 +2,11 @@
 
 Achievements are data (``ACHIEVEMENTS``): an id, a title, how it is earned, the deck item
 it unlocks (a card back or a face style beyond the defaults), and how far an account is
-on its way. They are checked when a game is recorded (``award``, in the transaction
-that finishes the table) from what the game's replay found and the records just
-written; each earned one is a row of ``unlocks``, so it follows the account to every
-device. The settings endpoint refuses a deck item the account has not unlocked
-(``check_settings``).
+on its way. They are checked when a game is recorded (``award_game``, a subscriber to
+``GameFinished`` in the transaction that finishes the table) from what the game's
+replay found and the records just written; each earned one is a row of ``unlocks``, so
+it follows the account to every device. The settings endpoint refuses a deck item the
+account has not unlocked (``check_settings``).
 """
 
 from __future__ import annotations
@@ -14,21 +14,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Any, Literal
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Path, Request
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from typing_extensions import TypedDict
 
 from crazy_eights.engine import Rules
 
 from . import db
 from .errors import ApiError
-from .evaluation import GameMeasures
-
-if TYPE_CHECKING:
-    from .app import Room
+from .measures import GameMeasures
+from .records.finish import GameFinished
+from .records.games import account_exists
 
 DeckKind = Literal["back", "face"]
 
@@ -218,6 +216,18 @@ async def award(
     return new
 
 
+async def award_game(conn: AsyncConnection, game: GameFinished) -> None:
+    """A finished game's subscriber (in its transaction, after the records'): ``award``."""
+    await award(
+        conn,
+        table_id=game.table_id,
+        rules=game.rules,
+        seats=[(s.seat, s.account_id, s.left, s.bot) for s in game.seats],
+        result=game.result,
+        measured=game.measured,
+    )
+
+
 async def earned(conn: AsyncConnection, account: int) -> dict[str, Any]:
     """The account's achievements: id -> its ``unlocks`` row."""
     rows = (
@@ -319,9 +329,6 @@ async def check_settings(conn: AsyncConnection, account: int, data: Mapping[str,
         raise ApiError(403, "locked", f"{item.title}: locked. {how[:-1]} to unlock it.")
 
 
-router = APIRouter(tags=["records"])
-
-
 class DeckOut(TypedDict):
     id: str
     kind: DeckKind
@@ -330,8 +337,7 @@ class DeckOut(TypedDict):
     how: str
 
 
-@router.get("/api/decks")
-async def decks_route() -> list[DeckOut]:
+def decks() -> list[DeckOut]:
     """The card backs and faces that are unlocked by achievements, and what unlocks each."""
     return [
         {"id": i.id, "kind": i.kind, "name": i.name, "title": i.title, "how": UNLOCKED_BY[i.id].how}
@@ -339,31 +345,31 @@ async def decks_route() -> list[DeckOut]:
     ]
 
 
-AccountId = Annotated[int, Path(ge=1, le=2**63 - 1, description="an account's id")]
+class Achievements:
+    """What the room answers about achievements, from its database."""
 
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
 
-@router.get("/api/accounts/{account_id}/achievements")
-async def achievements_route(account_id: AccountId, request: Request) -> ProgressOut:
-    """Every achievement (earned or not, with progress and what it unlocks) and every
-    lockable card back and face, with whether the account has it and what unlocks it."""
-    room: Room = request.app.state.room
-    async with room.engine.connect() as conn:
-        found = (
-            await conn.execute(sa.select(db.accounts.c.id).where(db.accounts.c.id == account_id))
-        ).first()
-        if found is None:
-            raise ApiError(404, "no_account", "no such account")
-        return await progress(conn, account_id)
+    async def progress(self, account_id: int) -> ProgressOut:
+        """An account's achievements and decks (404 when there is no such account)."""
+        async with self.engine.connect() as conn:
+            if not await account_exists(conn, account_id):
+                raise ApiError(404, "no_account", "no such account")
+            return await progress(conn, account_id)
 
 
 __all__ = [
     "ACHIEVEMENTS",
     "DECK_ITEMS",
     "Achievement",
+    "Achievements",
     "DeckItem",
     "GameFacts",
     "award",
+    "award_game",
     "check_settings",
+    "decks",
     "earned_in",
     "progress",
 ]

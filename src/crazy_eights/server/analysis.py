@@ -13,10 +13,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from crazy_eights.bots.analysis import (
@@ -30,13 +29,12 @@ from crazy_eights.bots.analysis import (
 from crazy_eights.engine import Rules
 
 from . import db
-from .auth import CurrentAccount, OptionalAccount
 from .botpool import BotPool, PoolBusy
 from .errors import ApiError
-from .security import may_see_private_table
+from .records.finish import GameFinished
+from .records.games import StoredGame, load_game
 
 if TYPE_CHECKING:
-    from .app import Room
     from .settings import ServerSettings
 
 log = logging.getLogger(__name__)
@@ -191,19 +189,10 @@ class Analyses:
 
     async def _game(self, table_id: str) -> tuple[Rules, int, list[str]]:
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(db.tables.c.rules, db.tables.c.seed).where(db.tables.c.id == table_id)
-                )
-            ).one()
-            moves = (
-                await conn.execute(
-                    sa.select(db.moves.c.move)
-                    .where(db.moves.c.table_id == table_id)
-                    .order_by(db.moves.c.n)
-                )
-            ).scalars()
-            return Rules.from_dict(row.rules), int(row.seed), list(moves)
+            game = await load_game(conn, table_id, "moves")
+        if game is None:
+            raise LookupError(f"table {table_id} is not stored")
+        return game.rules, game.seed, list(game.move_texts)
 
     async def _store(
         self, table_id: str, seat: int, status: Status, payload: dict[str, Any] | None
@@ -215,18 +204,50 @@ class Analyses:
                 .values(status=status, payload=payload, finished_at=db.now())
             )
 
-    def table_finished(
-        self, table_id: str, *, rated: bool, ruleset: str, humans: Sequence[tuple[int, int]]
-    ) -> None:
-        """A game ended: a rated one has each human seat (seat, account) analysed, in
-        the background."""
-        if not rated:
+    def game_finished(self, game: GameFinished) -> None:
+        """A finished game's subscriber (once it is stored): a rated game has each human
+        seat analysed, in the background."""
+        if not game.rated:
             return
-        for seat, account in humans:
-            task = asyncio.get_running_loop().create_task(
-                self.start(table_id, seat, account, ruleset)
-            )
-            task.add_done_callback(_log_failure)
+        for seat in game.seats:
+            if seat.human and seat.account_id:
+                task = asyncio.get_running_loop().create_task(
+                    self.start(game.table_id, seat.seat, seat.account_id, game.rules.ruleset)
+                )
+                task.add_done_callback(_log_failure)
+
+    async def request(self, table_id: str, seat: int, account_id: int) -> AnalysisOut:
+        """A player asks for the analysis of the seat they sat at in a finished game
+        (403 for anyone else's seat); answers how far it has got."""
+        game = await self._finished(table_id)
+        mine = [
+            s
+            for s in game.seats
+            if s.seat == seat and s.account_id == account_id and not s.bot_level
+        ]
+        if not mine:
+            raise ApiError(403, "not_your_seat", "Only the player who sat there can ask for it.")
+        await self.start(table_id, seat, account_id, game.row.ruleset)
+        return await self.status(table_id, seat)
+
+    async def shown(
+        self, table_id: str, seat: int, viewer: int | None, code: str | None
+    ) -> AnalysisOut:
+        """The analysis of a seat, for whoever may see the game's replay (403 else)."""
+        game = await self._finished(table_id)
+        if not game.visible_to(viewer, code):
+            raise ApiError(403, "private", "Analyses of private tables are for their players.")
+        return await self.status(table_id, seat)
+
+    async def _finished(self, table_id: str) -> StoredGame:
+        """The stored game with its seats: 404 without one, 409 while it is not over."""
+        async with self.engine.connect() as conn:
+            game = await load_game(conn, table_id, "seats")
+        if game is None:
+            raise ApiError(404, "no_table", "no such table")
+        if game.row.status != "finished":
+            raise ApiError(409, "not_finished", "games are analysed once they are over")
+        return game
 
     async def close(self) -> None:
         for task in list(self._tasks.values()):
@@ -296,77 +317,13 @@ async def accuracy(
     ]
 
 
-# -- routes -------------------------------------------------------------------------------
-
-router = APIRouter(tags=["records"])
-
-SeatNo = Annotated[int, Query(ge=0, le=7, description="the analysed seat")]
-
-
-def _room(request: Request) -> Room:
-    room: Room = request.app.state.room
-    return room
-
-
-async def _finished_table(conn: AsyncConnection, table_id: str) -> tuple[Any, list[Any]]:
-    row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
-    if row is None:
-        raise ApiError(404, "no_table", "no such table")
-    if row.status != "finished":
-        raise ApiError(409, "not_finished", "games are analysed once they are over")
-    seats = (await conn.execute(sa.select(db.seats).where(db.seats.c.table_id == table_id))).all()
-    return row, list(seats)
-
-
-@router.post("/api/tables/{table_id}/analysis")
-async def request_analysis(
-    table_id: str, seat: SeatNo, request: Request, account: CurrentAccount
-) -> dict[str, Any]:
-    """Analyse the decisions of ``seat`` (the asker must have sat there): the search bot's
-    move and the round-win chance before and after each move played. Runs in the bot
-    workers at low priority; the answer says how far it has got (``GET`` again)."""
-    room = _room(request)
-    async with room.engine.connect() as conn:
-        row, seats = await _finished_table(conn, table_id)
-    mine = [s for s in seats if s.seat == seat and s.account_id == account.id and not s.bot_level]
-    if not mine:
-        raise ApiError(403, "not_your_seat", "Only the player who sat there can ask for it.")
-    await room.analyses.start(table_id, seat, account.id, row.ruleset)
-    return dict(await room.analyses.status(table_id, seat))
-
-
-@router.get("/api/tables/{table_id}/analysis")
-async def get_analysis(
-    table_id: str,
-    seat: SeatNo,
-    request: Request,
-    account: OptionalAccount,
-    code: str | None = None,
-) -> dict[str, Any]:
-    """The stored analysis of ``seat`` (``status`` ``done``), or ``running`` with how many
-    decisions are judged, or ``none``. Shown to whoever may see the game's replay."""
-    room = _room(request)
-    async with room.engine.connect() as conn:
-        row, seats = await _finished_table(conn, table_id)
-    if not row.public and not may_see_private_table(
-        members={s.account_id for s in seats} | {row.creator_id},
-        account_id=account.id if account else None,
-        invite=row.invite,
-        code=code,
-    ):
-        raise ApiError(403, "private", "Analyses of private tables are for their players.")
-    return dict(await room.analyses.status(table_id, seat))
-
-
 __all__ = [
     "AccuracyDict",
     "Analyses",
     "AnalysisOut",
     "accuracy",
+    "accuracy_share",
     "config_from",
-    "get_analysis",
-    "request_analysis",
-    "router",
 ]
 
 

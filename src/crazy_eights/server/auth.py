@@ -15,21 +15,23 @@ import hashlib
 import json
 import re
 import secrets
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
-from starlette.requests import HTTPConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import achievements, db, names
+from . import db, names
 from .errors import ApiError
-from .throttle import client_key
 
 if TYPE_CHECKING:
-    from .app import Room
+    from .settings import ServerSettings
+
+SettingsCheck = Callable[[AsyncConnection, int, Mapping[str, Any]], Awaitable[None]]
+"""Refuses (raises ``ApiError``) client settings an account may not choose."""
 
 COOKIE = "ce_session"
 AVATAR_RE = re.compile(r"[a-z0-9-]{1,16}")
@@ -57,7 +59,7 @@ def account_from_row(row: Any) -> Account:
     )
 
 
-def _name_taken(name: str) -> ApiError:
+def name_taken(name: str) -> ApiError:
     return ApiError(409, "name_taken", f"The name {name!r} is taken.")
 
 
@@ -140,272 +142,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Accounts:
-    """Account and session storage; one per app."""
-
-    def __init__(self, room: Room) -> None:
-        self.room = room
-
-    async def get(self, account_id: int) -> Account | None:
-        async with self.room.engine.connect() as conn:
-            row = (
-                await conn.execute(sa.select(db.accounts).where(db.accounts.c.id == account_id))
-            ).first()
-        return None if row is None else account_from_row(row)
-
-    async def find(self, name: str) -> Any:
-        """The account row whose name is ``name`` in any case or Unicode form, or None."""
-        query = sa.select(db.accounts).where(db.accounts.c.name_key == names.name_key(name))
-        async with self.room.engine.connect() as conn:
-            return (await conn.execute(query)).first()
-
-    async def _insert(self, **values: Any) -> int:
-        """Insert an account; raises ``IntegrityError`` when its name (key) is held."""
-        async with self.room.engine.begin() as conn:
-            result = await conn.execute(
-                db.accounts.insert().values(
-                    name_key=names.name_key(values["name"]), created_at=db.now(), **values
-                )
-            )
-        return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    async def create(
-        self, *, name: str, display_name: str, password_hash: str | None, guest: bool
-    ) -> Account:
-        """A new account; 409 ``name_taken`` if any spelling of the name is held."""
-        try:
-            account_id = await self._insert(
-                name=name,
-                display_name=display_name,
-                avatar="default",
-                password_hash=password_hash,
-                guest=guest,
-            )
-        except sa.exc.IntegrityError:
-            raise _name_taken(name) from None
-        return Account(
-            id=account_id, name=name, display_name=display_name, avatar="default", guest=guest
-        )
-
-    async def create_guest(self) -> Account:
-        """A guest ``guest-<8 hex>`` shown as "Guest <4 hex>" (a new tag if one is held)."""
-        for _ in range(4):
-            tag = secrets.token_hex(4)
-            try:
-                return await self.create(
-                    name=f"guest-{tag}",
-                    display_name=f"Guest {tag[:4]}",
-                    password_hash=None,
-                    guest=True,
-                )
-            except ApiError as exc:
-                if exc.code != "name_taken":
-                    raise
-        raise ApiError(503, "busy", "No free guest name was found; try again.")
-
-    async def bot_account(self, level: str) -> int:
-        """The account that plays (and is rated) for a bot level; made on first use."""
-        query = sa.select(db.accounts.c.id).where(db.accounts.c.bot_level == level)
-        # A second name in case a person took "bot-<level>" before such names were kept
-        # for the bots; a race with another table making it is settled by bot_level.
-        for name in (f"bot-{level}", f"bot-{level}-{secrets.token_hex(3)}"):
-            async with self.room.engine.connect() as conn:
-                row = (await conn.execute(query)).first()
-            if row is not None:
-                return int(row.id)
-            try:
-                return await self._insert(
-                    name=name,
-                    display_name=f"{level.capitalize()} bot",  # as its seats are named
-                    avatar="bot",
-                    password_hash=None,
-                    guest=False,
-                    bot_level=level,
-                )
-            except sa.exc.IntegrityError:
-                continue
-        raise ApiError(503, "busy", f"The {level} bot's account could not be made.")
-
-    async def upgrade(
-        self, account: Account, *, name: str, password_hash: str, display_name: str | None
-    ) -> tuple[Account, str]:
-        """Give a guest a name and password. Every session of the guest ends and a new
-        one begins (returned): whoever held the guest's token does not hold the account."""
-        values: dict[str, Any] = {
-            "name": name,
-            "name_key": names.name_key(name),
-            "password_hash": password_hash,
-            "guest": False,
-        }
-        if display_name is not None:
-            values["display_name"] = display_name
-        token = secrets.token_urlsafe(32)
-        try:
-            async with self.room.engine.begin() as conn:
-                done = await conn.execute(
-                    db.accounts.update()
-                    .where(db.accounts.c.id == account.id, db.accounts.c.guest == sa.true())
-                    .values(**values)
-                )
-                if done.rowcount != 1:
-                    raise ApiError(409, "not_a_guest", "This account already has a password.")
-                await conn.execute(
-                    db.sessions.delete().where(db.sessions.c.account_id == account.id)
-                )
-                await self._add_session(conn, token, account.id)
-        except sa.exc.IntegrityError:
-            raise _name_taken(name) from None
-        values.pop("name_key")
-        values.pop("password_hash")
-        return account.model_copy(update=values), token
-
-    async def _add_session(self, conn: AsyncConnection, token: str, account_id: int) -> None:
-        now = db.now()
-        await conn.execute(
-            db.sessions.insert().values(
-                token_hash=token_hash(token),
-                account_id=account_id,
-                created_at=now,
-                expires_at=now + self.room.settings.session_days * 86400,
-            )
-        )
-
-    async def new_session(self, account_id: int) -> str:
-        token = secrets.token_urlsafe(32)
-        async with self.room.engine.begin() as conn:
-            await self._add_session(conn, token, account_id)
-        return token
-
-    async def from_token(self, token: str | None) -> Account | None:
-        if not token or len(token) > 100:
-            return None
-        query = (
-            sa.select(db.accounts)
-            .join(db.sessions, db.sessions.c.account_id == db.accounts.c.id)
-            .where(db.sessions.c.token_hash == token_hash(token))
-            .where(db.sessions.c.expires_at > db.now())
-        )
-        async with self.room.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return None if row is None else account_from_row(row)
-
-    async def end_session(self, token: str) -> None:
-        async with self.room.engine.begin() as conn:
-            await conn.execute(
-                db.sessions.delete().where(db.sessions.c.token_hash == token_hash(token))
-            )
-
-    def set_cookie(self, response: Response, token: str) -> None:
-        response.set_cookie(
-            COOKIE,
-            token,
-            max_age=self.room.settings.session_days * 86400,
-            httponly=True,
-            samesite="lax",
-            secure=self.room.settings.secure_cookies,
-            path="/",
-        )
-
-
-def room_of(conn: HTTPConnection) -> Room:
-    room: Room = conn.app.state.room
-    return room
-
-
-async def optional_account(request: Request) -> Account | None:
-    return await room_of(request).accounts.from_token(request.cookies.get(COOKIE))
-
-
-async def current_account(request: Request) -> Account:
-    account = await optional_account(request)
-    if account is None:
-        raise ApiError(401, "not_signed_in", "Sign in or play as a guest first.")
-    return account
-
-
-CurrentAccount = Annotated[Account, Depends(current_account)]
-OptionalAccount = Annotated[Account | None, Depends(optional_account)]
-
-router = APIRouter(tags=["accounts"])
-
-
-@router.post("/api/auth/register", status_code=201)
-async def register(body: NewAccount, request: Request, response: Response) -> Account:
-    """Create an account with a name and password and sign in. New accounts (guests
-    too) are throttled per address (429)."""
-    room = room_of(request)
-    room.throttles.admit_signup(client_key(request))
-    if await room.accounts.find(body.name) is not None:  # spare the hash
-        raise _name_taken(body.name)
-    account = await room.accounts.create(
-        name=body.name,
-        display_name=body.display_name or body.name,
-        password_hash=await room.passwords.hash(body.password),
-        guest=False,
-    )
-    room.accounts.set_cookie(response, await room.accounts.new_session(account.id))
-    return account
-
-
-@router.post("/api/auth/login")
-async def login(body: Login, request: Request, response: Response) -> Account:
-    """Sign in. Failures are throttled per (name, address) and per address (429), so
-    nobody can lock an owner out from elsewhere."""
-    room = room_of(request)
-    key, address = names.name_key(body.name), client_key(request)
-    room.throttles.check_login(key, address)
-    row = await room.accounts.find(body.name)
-    stored = None if row is None else row.password_hash
-    if not await room.passwords.verify(stored, body.password):
-        room.throttles.login_failed(key, address)
-        raise ApiError(401, "bad_credentials", "Wrong name or password.")
-    room.throttles.login_succeeded(key, address)
-    room.accounts.set_cookie(response, await room.accounts.new_session(row.id))
-    return account_from_row(row)
-
-
-@router.post("/api/auth/logout", status_code=204)
-async def logout(request: Request, response: Response) -> None:
-    """End this session."""
-    token = request.cookies.get(COOKIE)
-    if token:
-        room = room_of(request)
-        account = await room.accounts.from_token(token)
-        await room.accounts.end_session(token)
-        if account is not None:  # sockets opened with this session stop acting
-            room.sockets.close_account(
-                account.id, session=token_hash(token), code=4001, reason="signed out"
-            )
-    response.delete_cookie(COOKIE, path="/")
-
-
-@router.post("/api/auth/guest", status_code=201)
-async def guest(request: Request, response: Response) -> Account:
-    """Play at once as a guest; set a password later to keep the record. Throttled per
-    address with registrations (429)."""
-    room = room_of(request)
-    room.throttles.admit_signup(client_key(request))
-    account = await room.accounts.create_guest()
-    room.accounts.set_cookie(response, await room.accounts.new_session(account.id))
-    return account
-
-
-@router.get("/api/me")
-async def me(account: CurrentAccount) -> Account:
-    """The signed-in account."""
-    return account
-
-
-class Session(BaseModel):
-    account: Account | None = Field(description="the signed-in account; null when signed out")
-
-
-@router.get("/api/session")
-async def session(account: OptionalAccount) -> Session:
-    """Who is signed in, answering 200 either way (``/api/me`` answers 401 when signed out)."""
-    return Session(account=account)
-
-
 MAX_SETTINGS = 8192  # bytes of compact JSON
 MAX_SETTINGS_DEPTH = 6
 
@@ -425,7 +161,7 @@ def _bad_settings(detail: str, status: int = 422) -> ApiError:
     return ApiError(status, "too_large" if status == 413 else "bad_settings", detail)
 
 
-def _parse_settings(raw: bytes) -> dict[str, Any]:
+def parse_settings(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_SETTINGS * 2:
         raise _bad_settings(f"Settings are at most {MAX_SETTINGS} bytes.", 413)
     try:
@@ -463,73 +199,202 @@ async def _save_settings(conn: AsyncConnection, account_id: int, data: dict[str,
     )
 
 
-@router.get("/api/me/settings")
-async def get_settings(account: CurrentAccount, request: Request) -> dict[str, Any]:
-    """The account's client settings (a JSON object the client defines; ``{}`` at first)."""
-    async with room_of(request).engine.connect() as conn:
-        row = (
-            await conn.execute(
-                sa.select(db.account_settings.c.data).where(
-                    db.account_settings.c.account_id == account.id
+class Accounts:
+    """Account and session storage; one per app."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        settings: ServerSettings,
+        *,
+        check_settings: SettingsCheck | None = None,
+    ) -> None:
+        self.engine = engine
+        self.session_days = settings.session_days
+        self.secure_cookies = settings.secure_cookies
+        self.check_settings = check_settings
+        """Refuses client settings the account may not choose (in the saving transaction)."""
+
+    async def get(self, account_id: int) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(sa.select(db.accounts).where(db.accounts.c.id == account_id))
+            ).first()
+        return None if row is None else account_from_row(row)
+
+    async def find(self, name: str) -> Any:
+        """The account row whose name is ``name`` in any case or Unicode form, or None."""
+        query = sa.select(db.accounts).where(db.accounts.c.name_key == names.name_key(name))
+        async with self.engine.connect() as conn:
+            return (await conn.execute(query)).first()
+
+    async def _insert(self, **values: Any) -> int:
+        """Insert an account; raises ``IntegrityError`` when its name (key) is held."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                db.accounts.insert().values(
+                    name_key=names.name_key(values["name"]), created_at=db.now(), **values
                 )
             )
-        ).first()
-    return {} if row is None else dict(row.data)
+        return int(result.inserted_primary_key[0])  # type: ignore[index]
 
-
-@router.put(
-    "/api/me/settings",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": {"type": "object"}}},
-        }
-    },
-)
-async def put_settings(account: CurrentAccount, request: Request) -> dict[str, Any]:
-    """Replace the account's client settings: a JSON object of at most 8 KiB, keys of at
-    most 64 characters at the top level, nested at most 6 deep."""
-    data = _parse_settings(await request.body())
-    async with room_of(request).engine.begin() as conn:
-        await achievements.check_settings(conn, account.id, data)
-        await _save_settings(conn, account.id, data)
-    return data
-
-
-@router.patch("/api/me")
-async def update_profile(body: Profile, account: CurrentAccount, request: Request) -> Account:
-    """Change the display name and/or avatar."""
-    values: dict[str, Any] = {}
-    if body.display_name is not None:
-        values["display_name"] = body.display_name
-    if body.avatar is not None:
-        values["avatar"] = body.avatar
-    if values:
-        async with room_of(request).engine.begin() as conn:
-            await conn.execute(
-                db.accounts.update().where(db.accounts.c.id == account.id).values(**values)
+    async def create(
+        self, *, name: str, display_name: str, password_hash: str | None, guest: bool
+    ) -> Account:
+        """A new account; 409 ``name_taken`` if any spelling of the name is held."""
+        try:
+            account_id = await self._insert(
+                name=name,
+                display_name=display_name,
+                avatar="default",
+                password_hash=password_hash,
+                guest=guest,
             )
-    return account.model_copy(update=values)
+        except sa.exc.IntegrityError:
+            raise name_taken(name) from None
+        return Account(
+            id=account_id, name=name, display_name=display_name, avatar="default", guest=guest
+        )
 
+    async def create_guest(self) -> Account:
+        """A guest ``guest-<8 hex>`` shown as "Guest <4 hex>" (a new tag if one is held)."""
+        for _ in range(4):
+            tag = secrets.token_hex(4)
+            try:
+                return await self.create(
+                    name=f"guest-{tag}",
+                    display_name=f"Guest {tag[:4]}",
+                    password_hash=None,
+                    guest=True,
+                )
+            except ApiError as exc:
+                if exc.code != "name_taken":
+                    raise
+        raise ApiError(503, "busy", "No free guest name was found; try again.")
 
-@router.post("/api/me/upgrade")
-async def upgrade(
-    body: NewAccount, account: CurrentAccount, request: Request, response: Response
-) -> Account:
-    """Turn the signed-in guest into a full account, keeping its record, and optionally
-    replace its "Guest ..." display name. The guest's session ends; the answer sets the
-    cookie of a new one."""
-    if not account.guest:
-        raise ApiError(409, "not_a_guest", "This account already has a password.")
-    room = room_of(request)
-    held = await room.accounts.find(body.name)
-    if held is not None and held.id != account.id:  # spare the hash
-        raise _name_taken(body.name)
-    upgraded, token = await room.accounts.upgrade(
-        account,
-        name=body.name,
-        password_hash=await room.passwords.hash(body.password),
-        display_name=body.display_name,
-    )
-    room.accounts.set_cookie(response, token)
-    return upgraded
+    async def bot_account(self, level: str) -> int:
+        """The account that plays (and is rated) for a bot level; made on first use."""
+        query = sa.select(db.accounts.c.id).where(db.accounts.c.bot_level == level)
+        # A second name in case a person took "bot-<level>" before such names were kept
+        # for the bots; a race with another table making it is settled by bot_level.
+        for name in (f"bot-{level}", f"bot-{level}-{secrets.token_hex(3)}"):
+            async with self.engine.connect() as conn:
+                row = (await conn.execute(query)).first()
+            if row is not None:
+                return int(row.id)
+            try:
+                return await self._insert(
+                    name=name,
+                    display_name=f"{level.capitalize()} bot",  # as its seats are named
+                    avatar="bot",
+                    password_hash=None,
+                    guest=False,
+                    bot_level=level,
+                )
+            except sa.exc.IntegrityError:
+                continue
+        raise ApiError(503, "busy", f"The {level} bot's account could not be made.")
+
+    async def upgrade(
+        self, account: Account, *, name: str, password_hash: str, display_name: str | None
+    ) -> tuple[Account, str]:
+        """Give a guest a name and password. Every session of the guest ends and a new
+        one begins (returned): whoever held the guest's token does not hold the account."""
+        values: dict[str, Any] = {
+            "name": name,
+            "name_key": names.name_key(name),
+            "password_hash": password_hash,
+            "guest": False,
+        }
+        if display_name is not None:
+            values["display_name"] = display_name
+        token = secrets.token_urlsafe(32)
+        try:
+            async with self.engine.begin() as conn:
+                done = await conn.execute(
+                    db.accounts.update()
+                    .where(db.accounts.c.id == account.id, db.accounts.c.guest == sa.true())
+                    .values(**values)
+                )
+                if done.rowcount != 1:
+                    raise ApiError(409, "not_a_guest", "This account already has a password.")
+                await conn.execute(
+                    db.sessions.delete().where(db.sessions.c.account_id == account.id)
+                )
+                await self._add_session(conn, token, account.id)
+        except sa.exc.IntegrityError:
+            raise name_taken(name) from None
+        values.pop("name_key")
+        values.pop("password_hash")
+        return account.model_copy(update=values), token
+
+    async def _add_session(self, conn: AsyncConnection, token: str, account_id: int) -> None:
+        now = db.now()
+        await conn.execute(
+            db.sessions.insert().values(
+                token_hash=token_hash(token),
+                account_id=account_id,
+                created_at=now,
+                expires_at=now + self.session_days * 86400,
+            )
+        )
+
+    async def new_session(self, account_id: int) -> str:
+        token = secrets.token_urlsafe(32)
+        async with self.engine.begin() as conn:
+            await self._add_session(conn, token, account_id)
+        return token
+
+    async def from_token(self, token: str | None) -> Account | None:
+        if not token or len(token) > 100:
+            return None
+        query = (
+            sa.select(db.accounts)
+            .join(db.sessions, db.sessions.c.account_id == db.accounts.c.id)
+            .where(db.sessions.c.token_hash == token_hash(token))
+            .where(db.sessions.c.expires_at > db.now())
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else account_from_row(row)
+
+    async def end_session(self, token: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.sessions.delete().where(db.sessions.c.token_hash == token_hash(token))
+            )
+
+    def set_cookie(self, response: Response, token: str) -> None:
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=self.session_days * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=self.secure_cookies,
+            path="/",
+        )
+
+    async def settings_of(self, account_id: int) -> dict[str, Any]:
+        """The account's client settings (``{}`` until it saves some)."""
+        query = sa.select(db.account_settings.c.data).where(
+            db.account_settings.c.account_id == account_id
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return {} if row is None else dict(row.data)
+
+    async def save_settings(self, account_id: int, data: dict[str, Any]) -> None:
+        """Replace the account's client settings (checked first: nothing is saved when
+        the check refuses them)."""
+        async with self.engine.begin() as conn:
+            if self.check_settings is not None:
+                await self.check_settings(conn, account_id, data)
+            await _save_settings(conn, account_id, data)
+
+    async def update_profile(self, account_id: int, values: dict[str, Any]) -> None:
+        """Change how the account is shown (``display_name``, ``avatar``)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                db.accounts.update().where(db.accounts.c.id == account_id).values(**values)
+            )

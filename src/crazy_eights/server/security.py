@@ -13,49 +13,18 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .origins import normal_origin
+
 if TYPE_CHECKING:
     from .settings import ServerSettings
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 _WEB_SCHEMES = {"ws": "http", "wss": "https"}
-
-
-def normal_origin(origin: str) -> str | None:
-    """``scheme://host[:port]`` as browsers send it (lower case, no default port), or None
-    for anything that is not a plain http(s) origin (``null``, paths, user names).
-
-    >>> normal_origin("HTTPS://Room.Example:443/")
-    'https://room.example'
-    >>> normal_origin("http://[::1]:8000"), normal_origin("null")
-    ('http://[::1]:8000', None)
-    """
-    try:
-        parts = urlsplit(origin.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    host = parts.hostname
-    if (
-        parts.scheme not in _DEFAULT_PORTS
-        or not host
-        or parts.username is not None
-        or parts.path not in ("", "/")
-        or parts.query
-        or parts.fragment
-    ):
-        return None
-    if ":" in host:
-        host = f"[{host}]"
-    if port is not None and port != _DEFAULT_PORTS[parts.scheme]:
-        host = f"{host}:{port}"
-    return f"{parts.scheme}://{host}"
 
 
 def own_origin(conn: HTTPConnection) -> str | None:

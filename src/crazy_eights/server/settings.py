@@ -9,6 +9,8 @@ from typing import Annotated, Any
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from .origins import normal_origin
+
 
 class ServerSettings(BaseSettings):
     """Everything the card room can be told; each field's description is its ``--help``."""
@@ -203,8 +205,6 @@ class ServerSettings(BaseSettings):
     @field_validator("allowed_origins")
     @classmethod
     def _check_origins(cls, value: list[str]) -> list[str]:
-        from .security import normal_origin
-
         for origin in value:
             if normal_origin(origin) is None:
                 raise ValueError(f"{origin!r} is not an origin such as https://cards.example")

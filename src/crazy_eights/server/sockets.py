@@ -7,7 +7,8 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from .auth import COOKIE, room_of, token_hash
+from .api.deps import room_of
+from .auth import COOKIE, token_hash
 from .connection import Conn
 from .errors import ApiError
 from .protocol import ErrorOut, ProtocolError, parse_client

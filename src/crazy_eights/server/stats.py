@@ -8,23 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Path, Query, Request
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from crazy_eights.engine import RULESETS, Move, Rules, new_game
+from crazy_eights.engine import Move, Rules, new_game
 
 from . import db, ratings
-from .archon import RuleOut, seat_titles
-from .auth import OptionalAccount
+from .archon import RuleOut, Titles, seat_titles
 from .errors import ApiError
 from .ratings import ordinal
-from .security import may_see_private_table
-
-if TYPE_CHECKING:
-    from .app import Room
+from .records.finish import GameFinished, RatingChanges
+from .records.games import StoredGame, finished_games, load_game
 
 
 async def record_game(
@@ -57,6 +53,17 @@ async def record_game(
         a: (display_rating(old[a].mu, old[a].sigma), display_rating(r.mu, r.sigma))
         for a, r in new.items()
     }
+
+
+async def rate_game(conn: AsyncConnection, game: GameFinished) -> RatingChanges:
+    """A finished game's rater (in its transaction): ``record_game`` for its seats."""
+    return await record_game(
+        conn,
+        ruleset=game.rules.ruleset,
+        rated=game.rated,
+        seats=[(s.seat, s.account_id, s.left) for s in game.seats],
+        result=game.result,
+    )
 
 
 async def _lock_records(conn: AsyncConnection, ruleset: str, ids: list[int]) -> dict[int, Any]:
@@ -144,154 +151,114 @@ def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, An
     return steps
 
 
-router = APIRouter(tags=["records"])
+class RecordBook:
+    """What the room answers about records: per-account records and history, the
+    leaderboards with their Master Card Archon titles, and replays of finished games."""
 
-AccountId = Annotated[int, Path(ge=1, le=2**63 - 1, description="an account's id")]
+    def __init__(self, engine: AsyncEngine, titles: Titles) -> None:
+        self.engine = engine
+        self.titles = titles
 
+    async def records(self, account_id: int) -> dict[str, Any]:
+        """Games, wins, win rate, points, streaks and rating per ruleset."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(db.records)
+                    .where(db.records.c.account_id == account_id)
+                    .order_by(db.records.c.ruleset)
+                )
+            ).all()
+        return {
+            "account": account_id,
+            "archon": self.titles.of(account_id),
+            "records": [record_out(r) for r in rows],
+        }
 
-def _room(request: Request) -> Room:
-    room: Room = request.app.state.room
-    return room
-
-
-@router.get("/api/accounts/{account_id}/records")
-async def records(account_id: AccountId, request: Request) -> dict[str, Any]:
-    """Games, wins, win rate, points, streaks and rating per ruleset."""
-    async with _room(request).engine.connect() as conn:
-        rows = (
-            await conn.execute(
-                sa.select(db.records)
-                .where(db.records.c.account_id == account_id)
-                .order_by(db.records.c.ruleset)
+    async def history(
+        self, account_id: int, *, viewer: int | None, limit: int
+    ) -> list[dict[str, Any]]:
+        """Finished games of an account, newest first (private ones for itself only)."""
+        async with self.engine.connect() as conn:
+            rows = await finished_games(
+                conn, account_id, limit=limit, public_only=viewer != account_id
             )
-        ).all()
-    titles = _room(request).titles
+        return [history_out(r) for r in rows]
+
+    async def leaderboard(self, ruleset: str, limit: int) -> list[dict[str, Any]]:
+        """Accounts and bot levels by openskill rating (rated games only)."""
+        await self.titles.refresh()
+        query = (
+            sa.select(
+                db.records,
+                db.accounts.c.display_name,
+                db.accounts.c.bot_level,
+                db.accounts.c.guest,
+            )
+            .join(db.accounts, db.accounts.c.id == db.records.c.account_id)
+            .where(db.records.c.ruleset == ruleset, db.records.c.rated_games > 0)
+            .order_by((db.records.c.mu - 3 * db.records.c.sigma).desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            {
+                "rank": i + 1,
+                "account": r.account_id,
+                "name": r.display_name,
+                "bot": r.bot_level,
+                "guest": r.guest,
+                "archon": seat_titles(self.titles, r.account_id, r.bot_level),
+                **record_out(r),
+            }
+            for i, r in enumerate(rows)
+        ]
+
+    async def archon_rule(self, ruleset: str) -> RuleOut:
+        """The rule of the ruleset's title, its settings and its holder."""
+        await self.titles.refresh()
+        return self.titles.rule_out(ruleset)
+
+    async def replay(
+        self, table_id: str, *, viewer: int | None, code: str | None
+    ) -> dict[str, Any]:
+        """A finished game move by move, every hand shown (private tables: their players
+        and whoever has the invite ``code``)."""
+        async with self.engine.connect() as conn:
+            game = await load_game(conn, table_id, "seats", "moves")
+        if game is None:
+            raise ApiError(404, "no_table", "no such table")
+        if game.row.status != "finished":
+            raise ApiError(409, "not_finished", "replays are shown once the game is over")
+        if not game.visible_to(viewer, code):
+            raise ApiError(403, "private", "Replays of private tables are for their players.")
+        return replay_out(game, self.titles)
+
+
+def history_out(r: Any) -> dict[str, Any]:
+    """One finished game of an account's history (``records.games.finished_games``)."""
     return {
-        "account": account_id,
-        "archon": titles.of(account_id),
-        "records": [record_out(r) for r in rows],
+        "table": r.id,
+        "name": r.name,
+        "ruleset": r.ruleset,
+        "seat": r.seat,
+        "left": r.left,
+        "won": not r.left and (r.result or {}).get("winner") == r.seat,
+        "result": r.result,
+        "rated": not r.hints,
+        "finished_at": r.finished_at,
+        "replay": f"/api/tables/{r.id}/replay",
     }
 
 
-@router.get("/api/accounts/{account_id}/history")
-async def history(
-    account_id: AccountId,
-    request: Request,
-    viewer: OptionalAccount,
-    limit: int = Query(20, ge=1, le=100),
-) -> list[dict[str, Any]]:
-    """Finished games of an account, newest first, with a link to each replay. Private
-    tables are listed to the account itself only."""
-    query = (
-        sa.select(db.tables, db.seats.c.seat, db.seats.c.left)
-        .join(db.seats, db.seats.c.table_id == db.tables.c.id)
-        .where(db.seats.c.account_id == account_id, db.tables.c.status == "finished")
-        .order_by(db.tables.c.finished_at.desc())
-        .limit(limit)
-    )
-    if viewer is None or viewer.id != account_id:
-        query = query.where(db.tables.c.public == sa.true())
-    async with _room(request).engine.connect() as conn:
-        rows = (await conn.execute(query)).all()
-    return [
-        {
-            "table": r.id,
-            "name": r.name,
-            "ruleset": r.ruleset,
-            "seat": r.seat,
-            "left": r.left,
-            "won": not r.left and (r.result or {}).get("winner") == r.seat,
-            "result": r.result,
-            "rated": not r.hints,
-            "finished_at": r.finished_at,
-            "replay": f"/api/tables/{r.id}/replay",
-        }
-        for r in rows
-    ]
-
-
-@router.get("/api/leaderboard/{ruleset}")
-async def leaderboard(
-    ruleset: str, request: Request, limit: int = Query(50, ge=1, le=500)
-) -> list[dict[str, Any]]:
-    """Accounts and bot levels by openskill rating (rated games only); ``archon`` lists
-    the rulesets whose Master Card Archon title a row's account holds."""
-    if ruleset not in RULESETS:
-        raise ApiError(404, "no_ruleset", f"rulesets are {', '.join(RULESETS)}")
-    room = _room(request)
-    await room.titles.refresh()
-    query = (
-        sa.select(
-            db.records, db.accounts.c.display_name, db.accounts.c.bot_level, db.accounts.c.guest
-        )
-        .join(db.accounts, db.accounts.c.id == db.records.c.account_id)
-        .where(db.records.c.ruleset == ruleset, db.records.c.rated_games > 0)
-        .order_by((db.records.c.mu - 3 * db.records.c.sigma).desc())
-        .limit(limit)
-    )
-    async with room.engine.connect() as conn:
-        rows = (await conn.execute(query)).all()
-    return [
-        {
-            "rank": i + 1,
-            "account": r.account_id,
-            "name": r.display_name,
-            "bot": r.bot_level,
-            "guest": r.guest,
-            "archon": seat_titles(room.titles, r.account_id, r.bot_level),
-            **record_out(r),
-        }
-        for i, r in enumerate(rows)
-    ]
-
-
-@router.get("/api/leaderboard/{ruleset}/archon")
-async def archon_rule(ruleset: str, request: Request) -> RuleOut:
-    """The rule of the ruleset's Master Card Archon title, its settings and its holder."""
-    if ruleset not in RULESETS:
-        raise ApiError(404, "no_ruleset", f"rulesets are {', '.join(RULESETS)}")
-    titles = _room(request).titles
-    await titles.refresh()
-    return titles.rule_out(ruleset)
-
-
-@router.get("/api/tables/{table_id}/replay")
-async def table_replay(
-    table_id: str, request: Request, account: OptionalAccount, code: str | None = None
-) -> dict[str, Any]:
-    """A finished game move by move, every hand shown (private tables: their players and
-    whoever has the invite ``code``)."""
-    async with _room(request).engine.connect() as conn:
-        row = (await conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id))).first()
-        if row is None:
-            raise ApiError(404, "no_table", "no such table")
-        if row.status != "finished":
-            raise ApiError(409, "not_finished", "replays are shown once the game is over")
-        seat_rows = (
-            await conn.execute(
-                sa.select(db.seats, db.accounts.c.display_name)
-                .outerjoin(db.accounts, db.accounts.c.id == db.seats.c.account_id)
-                .where(db.seats.c.table_id == table_id)
-                .order_by(db.seats.c.seat)
-            )
-        ).all()
-        move_rows = (
-            await conn.execute(
-                sa.select(db.moves).where(db.moves.c.table_id == table_id).order_by(db.moves.c.n)
-            )
-        ).all()
-    if not row.public and not may_see_private_table(
-        members={s.account_id for s in seat_rows} | {row.creator_id},
-        account_id=account.id if account else None,
-        invite=row.invite,
-        code=code,
-    ):
-        raise ApiError(403, "private", "Replays of private tables are for their players.")
-    rules = Rules.from_dict(row.rules)
+def replay_out(game: StoredGame, titles: Titles) -> dict[str, Any]:
+    """A stored game with its seats, its moves and every position, for the replay."""
+    row = game.row
     return {
         "id": row.id,
         "rules": row.rules,
-        "seed": int(row.seed),
+        "seed": game.seed,
         "seats": [
             {
                 "seat": s.seat,
@@ -299,11 +266,11 @@ async def table_replay(
                 "name": s.display_name,
                 "bot": s.bot_level,
                 "left": s.left,
-                "archon": seat_titles(_room(request).titles, s.account_id, s.bot_level),
+                "archon": seat_titles(titles, s.account_id, s.bot_level),
             }
-            for s in seat_rows
+            for s in game.seats
         ],
         "result": row.result,
-        "moves": [{"n": m.n, "seat": m.seat, "move": m.move, "at": m.at} for m in move_rows],
-        "steps": replay_steps(rules, int(row.seed), list(move_rows)),
+        "moves": [{"n": m.n, "seat": m.seat, "move": m.move, "at": m.at} for m in game.moves],
+        "steps": replay_steps(game.rules, game.seed, list(game.moves)),
     }

@@ -17,8 +17,9 @@ from collections.abc import Callable
 
 from ..connection import spawn
 from ..errors import ApiError
+from ..records.tables import SqlTableStore
 from ..table.actor import TableActor, TableDeps
-from ..table.store import SqlTableStore, TableRecord
+from ..table.store import TableRecord
 from ..tables import TableHandle, Tables
 from .leases import Leases
 from .routing import RoutedTable, Router

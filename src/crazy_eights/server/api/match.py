@@ -2,75 +2,39 @@
 
 The socket is the waiting person's own: it tells them the queue's state (who waits, the
 seconds left) whenever it changes and then which table they got; when it goes away and
-no other comes back within a few seconds, the ticket is cancelled.
+no other comes back within a few seconds, the ticket is cancelled. The queue is
+``matchmaking.Matchmaker``; its tables are made by ``quickplay``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import sqlalchemy as sa
-from fastapi import APIRouter, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
-from . import db
-from .auth import COOKIE, CurrentAccount, room_of
-from .errors import ApiError
-from .lengths import Length, length_settings
-from .lobby import answer_pings, check_table_limit, make_rules, quick_spec
-from .matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
-from .protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
-from .ratings import MODEL, ordinal
-from .security import origin_allowed
-from .sockets import TRY_AGAIN, opener
-from .table.ops import Describe, Player
-
-if TYPE_CHECKING:
-    from .app import Room
+from ..auth import COOKIE
+from ..errors import ApiError
+from ..lengths import Length, length_settings
+from ..lobby import check_table_limit, make_rules
+from ..matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
+from ..protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
+from ..quickplay import JOIN_RATE, rating
+from ..security import origin_allowed
+from ..sockets import TRY_AGAIN, opener
+from ..table.ops import Describe
+from .deps import CurrentAccount, RoomDep, room_of
+from .lobby import answer_pings
 
 router = APIRouter(tags=["matchmaking"])
-
-JOIN_RATE = 0.5  # joins a second an account may make (each tells everyone waiting)
-JOIN_BURST = 6.0
 
 
 class JoinQueue(BaseModel):
     ruleset: str = "classic"
     players: int | None = Field(default=None, ge=2, le=11, description="default: the ruleset's")
     length: Length = "round"
-
-
-def table_maker(room: Room) -> Any:
-    """How the room's matchmaker makes a table: the people seated in queue order, bots of
-    the chosen level in the other seats, dealt at once."""
-
-    async def make(key: QueueKey, group: Sequence[Ticket], level: str) -> str:
-        rules = make_rules(
-            {"ruleset": key.ruleset, "players": key.players}
-            | length_settings(key.ruleset, key.length)
-        )
-        people = [Player(id=t.account, name=t.name, avatar=t.avatar) for t in group]
-        spec = quick_spec(rules, people=len(people), level=level)
-        actor = await room.tables.create(spec, people[0], people[1:])
-        return actor.id
-
-    return make
-
-
-async def rating(room: Room, account: int, ruleset: str) -> float:
-    """The account's ordinal for a ruleset (a newcomer's when it has no record)."""
-    async with room.engine.connect() as conn:
-        row = (
-            await conn.execute(
-                sa.select(db.records.c.mu, db.records.c.sigma).where(
-                    db.records.c.account_id == account, db.records.c.ruleset == ruleset
-                )
-            )
-        ).first()
-    return ordinal(row.mu, row.sigma) if row else ordinal(MODEL.mu, MODEL.sigma)
 
 
 async def _ticket_out(mm: Matchmaker, ticket: Ticket) -> MatchTicket:
@@ -82,11 +46,10 @@ async def _ticket_out(mm: Matchmaker, ticket: Ticket) -> MatchTicket:
 
 
 @router.post("/api/match", status_code=201)
-async def join_queue(body: JoinQueue, account: CurrentAccount, request: Request) -> MatchTicket:
+async def join_queue(body: JoinQueue, account: CurrentAccount, room: RoomDep) -> MatchTicket:
     """Wait in quick play's queue for a ruleset, player count and length (``table`` is set
     at once when a full table could be made)."""
-    room = room_of(request)
-    check_table_limit(room, account)
+    check_table_limit(room.tables, room.settings.tables_per_account, account)
     rules = make_rules(
         {"ruleset": body.ruleset}
         | ({"players": body.players} if body.players else {})
@@ -98,7 +61,7 @@ async def join_queue(body: JoinQueue, account: CurrentAccount, request: Request)
         account.id,
         account.display_name,
         account.avatar,
-        await rating(room, account.id, rules.ruleset),
+        await rating(room.engine, account.id, rules.ruleset),
         key,
         mm.clock(),
     )
@@ -117,25 +80,24 @@ async def join_queue(body: JoinQueue, account: CurrentAccount, request: Request)
 
 
 @router.get("/api/match")
-async def my_ticket(account: CurrentAccount, request: Request) -> MatchTicket | None:
+async def my_ticket(account: CurrentAccount, room: RoomDep) -> MatchTicket | None:
     """Your place in the queue, or null when you are not waiting (so that a page can
     look without an error: the browser does on every visit to the lobby)."""
-    mm = room_of(request).matchmaker
+    mm = room.matchmaker
     ticket = await mm.store.of(account.id)
     return None if ticket is None else await _ticket_out(mm, ticket)
 
 
 @router.delete("/api/match", status_code=204)
-async def cancel_queue(account: CurrentAccount, request: Request) -> Response:
+async def cancel_queue(account: CurrentAccount, room: RoomDep) -> Response:
     """Stop waiting; nothing is left behind (404 ``not_queued``)."""
-    await room_of(request).matchmaker.cancel(account.id)
+    await room.matchmaker.cancel(account.id)
     return Response(status_code=204)
 
 
 @router.post("/api/match/now", status_code=201)
-async def play_now(account: CurrentAccount, request: Request) -> TableInfo:
+async def play_now(account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Stop waiting and play now against bots (404 ``not_queued``)."""
-    room = room_of(request)
     table_id = await room.matchmaker.play_now(account.id)
     table = await room.tables.handle(table_id)
     if table is None:  # finished already: cannot happen to a table dealt just now

@@ -1,0 +1,266 @@
+"""The lobby over HTTP and its socket: create, list, join and start tables, quick play
+at once, and live lobby updates (``/ws/lobby``). The service is ``lobby.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pydantic_core
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field, model_validator
+
+from crazy_eights.engine import RULESETS, Rules
+
+from ..botpool import BOT_LEVELS
+from ..errors import ApiError
+from ..lengths import Length, length_settings
+from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
+from ..protocol import LobbyTables, Printable, TableInfo, too_large
+from ..quickplay import quick_spec
+from ..ratelimit import Guard, Verdict
+from ..security import origin_allowed
+from ..sockets import opener
+from ..table import ops
+from ..table.store import Spec
+from ..tables import TableHandle, Tables
+from .deps import CurrentAccount, OptionalAccount, RoomDep, room_of
+
+
+class BotSeat(BaseModel):
+    seat: int = Field(ge=0, le=20)
+    level: str = Field(description=f"one of {', '.join(BOT_LEVELS)}")
+
+
+class CreateTable(BaseModel):
+    rules: dict[str, Any] = Field(
+        description="ruleset and settings of RULES.md; validated by the engine's Rules"
+    )
+    bots: list[BotSeat] = Field(default_factory=list, max_length=20)
+    public: bool = True
+    hints: bool = False
+    takeover_after: int = Field(default=2, ge=0, le=20, description="0: never")
+    name: Printable | None = Field(default=None, max_length=60)
+
+    @model_validator(mode="after")
+    def _check(self) -> CreateTable:
+        for bot in self.bots:
+            if bot.level not in BOT_LEVELS:
+                raise ValueError(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        if len({b.seat for b in self.bots}) != len(self.bots):
+            raise ValueError("two bots on one seat")
+        return self
+
+
+class Sit(BaseModel):
+    seat: int | None = None
+    code: str | None = Field(default=None, max_length=32)
+
+
+class QuickPlay(BaseModel):
+    ruleset: str = "classic"
+    players: int | None = Field(default=None, ge=2, le=11)
+    length: Length | None = Field(default=None, description="default: the ruleset's own")
+
+
+router = APIRouter(tags=["lobby"])
+
+
+async def _live(tables: Tables, table_id: str) -> TableHandle:
+    table = await tables.handle(table_id)
+    if table is None:
+        raise ApiError(404, "no_table", "no such open or running table")
+    return table
+
+
+@router.get("/api/rulesets")
+async def rulesets() -> dict[str, Any]:
+    """``rulesets``: every ruleset's settings with defaults, allowed values and help, for
+    forms; ``bot_levels``: the levels a bot seat can have."""
+    return {
+        "rulesets": {name: Rules.settings_for(name) for name in RULESETS},
+        "bot_levels": list(BOT_LEVELS),
+    }
+
+
+@router.get("/api/tables")
+async def list_tables(room: RoomDep) -> list[TableInfo]:
+    """Open and running public tables."""
+    return await room.lobby.listed()
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: CreateTable, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Create a table; the creator takes the first seat without a bot."""
+    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    rules = make_rules(body.rules)
+    bots = {b.seat: b.level for b in body.bots}
+    if any(seat >= rules.players for seat in bots):
+        raise ApiError(422, "bad_seat", f"bot seats are 0 to {rules.players - 1}")
+    if len(bots) >= rules.players:
+        raise ApiError(422, "no_seat_left", "leave at least one seat for yourself")
+    spec = Spec(
+        name=body.name or f"{account.display_name}'s {rules.ruleset} table",
+        rules=rules,
+        public=body.public,
+        hints=body.hints,
+        takeover_after=body.takeover_after,
+        bots=bots,
+    )
+    actor = await room.tables.create(spec, player(account))
+    return actor.info(for_account=account.id)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(
+    table_id: str, room: RoomDep, account: OptionalAccount, code: str | None = None
+) -> TableInfo:
+    """A table's seats and settings (private tables need their code or a seat)."""
+    account_id = account.id if account else None
+    table = await room.tables.handle(table_id)
+    if table is not None:
+        info: TableInfo = await table.request(ops.Describe(account_id, code))
+        return info
+    return await stored_table(room.engine, table_id, account_id, code)
+
+
+@router.post("/api/tables/{table_id}/sit")
+async def sit(table_id: str, body: Sit, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Take a seat (a free one when ``seat`` is left out)."""
+    table = await _live(room.tables, table_id)
+    check_table_limit(room.tables, room.settings.tables_per_account, account, sitting_at=table_id)
+    result: TableInfo = await table.request(ops.Sit(player(account), body.seat, body.code))
+    return result
+
+
+@router.post("/api/tables/{table_id}/leave")
+async def leave(table_id: str, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Give up your seat; leaving a running game counts as a loss and a bot finishes it."""
+    table = await _live(room.tables, table_id)
+    result: TableInfo = await table.request(ops.Leave(account.id))
+    return result
+
+
+@router.post("/api/tables/{table_id}/start")
+async def start(table_id: str, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Start the game now (creator only); empty seats get bots."""
+    table = await _live(room.tables, table_id)
+    result: TableInfo = await table.request(ops.Start(account.id))
+    return result
+
+
+@router.post("/api/tables/{table_id}/rematch")
+async def rematch(table_id: str, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Play again with the same people and rules (a player of this finished game only):
+    the first to ask gets a new table with the same settings and bots, every later asker
+    a seat at that same table; it starts once every seat is taken (or its creator starts
+    it). Answers the new table's info; the finished table tells its members."""
+    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    table = await room.tables.handle(table_id)
+    if table is None:  # unloaded since the game ended: answered from its row
+        return await room.follow_ups.from_store(table_id, player(account))
+    result: TableInfo = await table.request(ops.Rematch(player(account)))
+    return result
+
+
+@router.get("/api/invite/{code}")
+async def invite(code: str, room: RoomDep, account: OptionalAccount) -> TableInfo:
+    """The private table an invite code opens."""
+    table_id = await room.tables.find_invite(code) if len(code) <= 32 else None
+    table = None if table_id is None else await room.tables.handle(table_id)
+    if table is None:
+        raise ApiError(404, "no_table", "no open table has this invite code")
+    info: TableInfo = await table.request(ops.Describe(account.id if account else None, code))
+    return info
+
+
+@router.post("/api/quickplay")
+async def quickplay(body: QuickPlay, account: CurrentAccount, room: RoomDep) -> TableInfo:
+    """Sit at an open public table of the ruleset (and length), or start a new one with
+    bots, at once; the browser's quick play waits in the queue (``/api/match``) instead."""
+    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    length = length_settings(body.ruleset, body.length) if body.length else {}
+    rules = make_rules(
+        {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {}) | length
+    )
+    for info in await room.lobby.listed():
+        if (
+            info.status == "open"
+            and info.ruleset == rules.ruleset
+            and (body.players is None or info.rules.get("players") == body.players)
+            and all(info.rules.get(k) == v for k, v in length.items())
+            and all(s.account != account.id for s in info.seats)
+            and any(s.account is None for s in info.seats)
+        ):
+            table = await room.tables.handle(info.id)
+            if table is None:
+                continue
+            with contextlib.suppress(ApiError):
+                result: TableInfo = await table.request(ops.Sit(player(account)))
+                return result
+    spec = quick_spec(rules, people=1, level="heuristic")
+    actor = await room.tables.create(spec, player(account))
+    return actor.info(for_account=account.id)
+
+
+LOBBY_RATE = 2.0  # messages a second a lobby socket may send (it only pings)
+LOBBY_BURST = 10.0
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(ws: WebSocket) -> None:
+    room = room_of(ws)
+    if not origin_allowed(ws, room.settings):
+        await ws.close(4003)
+        return
+    await ws.accept()
+    if not room.socket_opens.take(opener(ws, None)):
+        await ws.close(4029, "too many connections: wait a moment")
+        return
+    updates = room.lobby.bus.subscribe(LOBBY)
+
+    async def forward() -> None:
+        async for message in updates:
+            await ws.send_json(message)
+
+    await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
+    task = asyncio.create_task(forward())
+    try:
+        await answer_pings(ws)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+
+
+async def answer_pings(ws: WebSocket) -> None:
+    """Read the lobby socket: pings get a pong; anything else (binary frames included) is
+    ignored; too fast or too large closes it."""
+    guard = Guard(rate=LOBBY_RATE, burst=LOBBY_BURST, max_flood=20, max_bad=20)
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        verdict = guard.admit()
+        if verdict is Verdict.CLOSE:
+            await ws.close(1008, "flooding")
+            return
+        text = message.get("text")
+        if verdict is Verdict.DROP or text is None:
+            continue
+        if too_large(text):
+            await ws.close(1009, "message too large")
+            return
+        if _is_ping(text):
+            await ws.send_json({"type": "pong"})
+
+
+def _is_ping(text: str) -> bool:
+    try:
+        data = pydantic_core.from_json(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "ping"
