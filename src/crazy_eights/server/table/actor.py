@@ -28,6 +28,7 @@ from . import (
     between_rounds,
     hinting,
     messages,
+    ops,
     play,
     rematch,
     rematcher,
@@ -40,31 +41,7 @@ from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
 from .context import Notices, TableContext
 from .members import Members
-from .ops import (
-    AskHint,
-    Back,
-    BotMove,
-    Call,
-    Describe,
-    GraceOver,
-    HintReady,
-    HintRefused,
-    Join,
-    Leave,
-    NextRound,
-    Op,
-    Part,
-    PauseOver,
-    Ping,
-    Play,
-    PresenceDue,
-    Rematch,
-    Say,
-    Sit,
-    Start,
-    Sync,
-    Timeout,
-)
+from .ops import GraceOver, Op, PauseOver, PresenceDue, Timeout
 from .outbox import Outbox
 from .presence import Presence
 from .rounds import RoundPause
@@ -83,30 +60,30 @@ the operation's answer."""
 
 HANDLERS: Mapping[type[Any], Handler] = {
     # the sockets (arrivals, moves, talk, hints, the round pause)
-    Join: arrivals.on_join,
-    Part: arrivals.on_part,
-    Sync: arrivals.on_sync,
-    Ping: arrivals.on_ping,
-    Back: standins.on_back,
-    Play: play.on_play,
-    Say: talk.on_say,
-    Call: talk.on_call,
-    AskHint: hinting.on_ask,
-    NextRound: between_rounds.on_next_round,
+    ops.Join: arrivals.on_join,
+    ops.Part: arrivals.on_part,
+    ops.Sync: arrivals.on_sync,
+    ops.Ping: arrivals.on_ping,
+    ops.Back: standins.on_back,
+    ops.Play: play.on_play,
+    ops.Say: talk.on_say,
+    ops.Call: talk.on_call,
+    ops.AskHint: hinting.on_ask,
+    ops.NextRound: between_rounds.on_next_round,
     # the lobby (answered with the table's info)
-    Sit: seating.on_sit,
-    Leave: seating.on_leave,
-    Start: seating.on_start,
-    Rematch: rematcher.on_rematch,
-    Describe: seating.on_describe,
+    ops.Sit: seating.on_sit,
+    ops.Leave: seating.on_leave,
+    ops.Start: seating.on_start,
+    ops.Rematch: rematcher.on_rematch,
+    ops.Describe: seating.on_describe,
     # the table's own timers and bots
-    Timeout: play.on_timeout,
-    GraceOver: seating.on_grace_over,
-    PauseOver: between_rounds.on_pause_over,
-    PresenceDue: arrivals.on_presence_due,
-    BotMove: play.on_bot_move,
-    HintReady: hinting.on_ready,
-    HintRefused: hinting.on_refused,
+    ops.Timeout: play.on_timeout,
+    ops.GraceOver: seating.on_grace_over,
+    ops.PauseOver: between_rounds.on_pause_over,
+    ops.PresenceDue: arrivals.on_presence_due,
+    ops.BotMove: play.on_bot_move,
+    ops.HintReady: hinting.on_ready,
+    ops.HintRefused: hinting.on_refused,
 }
 
 
