@@ -60,7 +60,8 @@ def test_anonymous_watchers_cannot_chat_signed_in_ones_each_have_a_bucket(
             assert until(a, "error")["code"] == "rate_limited"
             b.send_json({"type": "chat", "text": "b still talks"})
             assert until(b, "chat", text="b still talks")["account"] is not None
-        history = [line.text for line in client.app.state.room.tables.get(table_id).chat.lines]  # type: ignore[attr-defined]
+        actor = client.app.state.room.tables.get(table_id)  # type: ignore[attr-defined]
+        history = [line.text for line in actor.state.chat.lines]
         assert "buy cheap cards" not in history
 
 

@@ -113,8 +113,8 @@ def test_only_bots_left_finish_in_a_hurry_unlisted_and_the_absent_are_recorded_a
     assert unlisted[0] == "playing"
     wait_for(lambda: actor.status == "finished", 30)
     assert time.monotonic() - started < 20  # no 5 s pause per bot move
-    assert len(actor.movers) > 6
-    assert not actor.clock.running
+    assert len(actor.state.movers) > 6
+    assert not actor.state.clock.running
     # Both were absent at the end: recorded as having left, no win for either.
     info = client.get(f"/api/tables/{table_id}").json()
     assert [s["left"] for s in info["seats"]] == [True, True, False]
@@ -142,12 +142,12 @@ def test_a_returning_player_takes_the_seat_back_and_the_timer_again(make_client:
         assert [t["id"] for t in client.get("/api/tables").json()] == [table_id]
     wait_for(lambda: actor.seats[1].standin or actor.status != "playing", 5)
     if actor.status == "playing":
-        wait_for(lambda: not actor.clock.running or actor.status != "playing", 5)
+        wait_for(lambda: not actor.state.clock.running or actor.status != "playing", 5)
     with client.websocket_connect(f"/ws/tables/{table_id}", headers=as_(creator)) as ws0:
         welcome = until(ws0, "welcome")
         if actor.status == "playing":
             assert welcome["you"]["seat"] == 0 and actor.seats[0].standin is False
-            assert actor.clock.running  # a person is back: the turn timer runs again
+            assert actor.state.clock.running  # a person is back: the turn timer runs again
             seat = welcome["info"]["seats"][0]
             assert seat["standin"] is False and seat["away_left"] is None
 

@@ -50,7 +50,7 @@ def test_heuristic_bots_play_a_game_to_the_end(make_client: Any, workers: int) -
     assert client.post(f"/api/tables/{table['id']}/leave", headers=as_(token)).status_code == 200
     wait_for(lambda: actor.status == "finished", 60)
     assert actor.game.is_over and actor.version > 3
-    assert set(actor.movers) == {0, 1, 2}
+    assert set(actor.state.movers) == {0, 1, 2}
     records = client.get(f"/api/accounts/{account_id}/records").json()["records"]
     assert [(r["ruleset"], r["games"], r["wins"]) for r in records] == [("classic", 1, 0)]
 
@@ -143,7 +143,7 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
             raise AssertionError("no presence message shows the stand-in")
         dropped_at = actor.version
         for _ in range(200):  # play seat 0 until the bot has played a turn for seat 1
-            if 1 in actor.movers[dropped_at:] or actor.game.is_over:
+            if 1 in actor.state.movers[dropped_at:] or actor.game.is_over:
                 break
             if actor.game.current_player == 0:
                 version = actor.version
@@ -153,7 +153,7 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
                 until(ws0, "state", version=version + 1)
             else:
                 time.sleep(0.02)
-        assert 1 in actor.movers[dropped_at:] or actor.game.is_over
+        assert 1 in actor.state.movers[dropped_at:] or actor.game.is_over
         with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(other)) as ws1:
             back = until(ws1, "welcome")
             assert back["you"]["seat"] == 1

@@ -105,12 +105,12 @@ def test_the_pause_waits_for_every_person_and_goes_on_when_all_pressed(
             assert len(summary["scores"]) == 3 and len(summary["scored"]) == 3
             assert pause["waiting"] == [0, 1] and pause["pressed"] == []
             assert 55 < pause["left"] <= 60
-            assert actor.rounds.active and not actor.clock.running
+            assert actor.state.rounds.active and not actor.state.clock.running
             # the next round is dealt, but no seat is offered a move until the table goes on
             assert ended["legal"] == [] and ended["moves"] == []
             to_move = actor.game.current_player
             assert actor.game.legal_moves()  # the next deal is out...
-            offered = client.portal.call(messages.state_data, actor, to_move)  # type: ignore[union-attr]
+            offered = client.portal.call(messages.state_data, actor.state, to_move)  # type: ignore[union-attr]
             assert offered is not None and offered["legal"] == []  # ...and not offered
             if to_move in sockets:
                 assert welcome_legal(client, url, tokens[to_move]) == []
@@ -141,7 +141,7 @@ def test_the_pause_waits_for_every_person_and_goes_on_when_all_pressed(
                 assert again["version"] == version and again["pause"] is None
                 assert again["legal"] and again["legal"] == [m["text"] for m in again["moves"]]
             assert until(watcher, "pause", pause=None)["pause"] is None
-            assert not actor.rounds.active
+            assert not actor.state.rounds.active
             sockets[0].send_json({"type": "next_round"})
             assert until(sockets[0], "error")["code"] == "not_between_rounds"
 
@@ -158,7 +158,7 @@ def test_the_timer_ends_the_pause_when_nobody_presses(fast_settings: SettingsFac
             assert ended["pause"]["waiting"] == [0, 1]
             assert until(sockets[0], "pause", pause=None)["clock"] is not None
             assert 0.4 < time.monotonic() - began < 5
-            assert not actor.rounds.active
+            assert not actor.state.rounds.active
 
 
 def test_bots_and_absent_players_never_hold_up_the_table(fast_settings: SettingsFactory) -> None:
@@ -190,12 +190,12 @@ def test_bots_and_absent_players_never_hold_up_the_table(fast_settings: Settings
                 play_to_round_end(actor, {0: ws0, 1: ws1})
             # seat 1's socket closed: it no longer holds the table
             for _ in range(50):
-                if actor.rounds.waiting(actor.seats, actor.members.at) == [0]:
+                if actor.state.rounds.waiting(actor.seats, actor.members.at) == [0]:
                     break
                 time.sleep(0.02)
             ws0.send_json({"type": "next_round"})
             until(ws0, "pause", pause=None)
-            assert not actor.rounds.active
+            assert not actor.state.rounds.active
 
 
 def test_a_restart_in_the_pause_comes_back_to_the_pause(fast_settings: SettingsFactory) -> None:

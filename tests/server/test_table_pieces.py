@@ -7,13 +7,13 @@ import asyncio
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from crazy_eights.engine import Rules
 from crazy_eights.server import ratings
-from crazy_eights.server.table.actor import TableActor, TableDeps
+from crazy_eights.server.table.actor import HANDLERS, TableActor, TableDeps
 from crazy_eights.server.table.bots import BotTurns, HintDesk
 from crazy_eights.server.table.chat import RATE, ChatRoom
 from crazy_eights.server.table.clock import GraceTimers, TurnClock
@@ -256,6 +256,10 @@ def make_actor(store: MemoryStore, fanout: RecordingFanout) -> TableActor:
         idle=lambda actor: None,
     )
     return TableActor(record, deps)
+
+
+def test_the_actor_dispatches_every_operation_and_nothing_else() -> None:
+    assert set(HANDLERS) == set(get_args(Op))
 
 
 def test_a_move_is_stored_before_anyone_hears_of_it_and_a_failed_write_changes_nothing() -> None:

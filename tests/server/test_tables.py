@@ -198,7 +198,7 @@ def test_a_match_with_late_watchers_and_reconnections_shows_no_hidden_card(
                 sockets[1] = stack.enter_context(client.websocket_connect(url, headers=as_(other)))
                 back = until(sockets[1], "welcome")["state"]
                 assert back["view"]["hand"] == game.view(1)["hand"]
-            if actor.rounds.active:  # between rounds: both players read the summary
+            if actor.state.rounds.active:  # between rounds: both players read the summary
                 for ws in sockets.values():
                     ws.send_json({"type": "next_round"})
                 until(sockets[0], "pause", pause=None)
@@ -275,7 +275,7 @@ def test_racing_moves_give_exactly_one_accepted(client: TestClient) -> None:
         assert accepted["by"] == 0 and accepted["ack"] == version
         codes = {until(tab2, "error")["code"], until(tab2, "error")["code"]}
         assert codes <= {"stale", "duplicate"}
-    assert actor_of(client, table_id).movers[version] == 0
+    assert actor_of(client, table_id).state.movers[version] == 0
     assert actor_of(client, table_id).game.moves[version] == first
 
 

@@ -29,7 +29,7 @@ def spawn(coro: Any) -> asyncio.Task[Any]:
 
 
 class Conn:
-    """One open socket; ``send`` never waits."""
+    """One open socket; ``send`` never waits (a table's ``transport.Link``)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws

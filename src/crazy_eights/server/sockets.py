@@ -1,5 +1,9 @@
 """The table socket: authenticates, checks the Origin, limits, parses, and hands typed
-messages to the table's actor. Nothing a client sends can raise inside a table."""
+messages to the table's actor. Nothing a client sends can raise inside a table.
+
+This is the WebSocket transport of ``table/transport.py``: a socket is a ``Member`` that
+joins with ``Join``, sends operations (``ops.from_client``) and leaves with ``Part``;
+its ``connection.Conn`` is the ``Link`` the table's text reaches it through."""
 
 from __future__ import annotations
 

@@ -1,10 +1,15 @@
 """A live table, taken apart by concern.
 
 ``actor.TableActor`` is the referee of one table: it runs the table's operations
-(``ops``) one at a time and owns the game. It drives the pieces beside it through small
-interfaces: a ``store.TableStore`` for what must last, a ``fanout.Fanout`` that carries
-text to the members' sockets (on this node or another), ``bots.BotTurns`` for bot moves
-and hints, ``clock.TurnClock`` for the turn timer, ``chat.ChatRoom`` for the table's
-chat, ``seats.Seats`` for who sits where and ``members.Members`` for who is connected.
-``messages`` builds what each seat is sent, from the actor's public state.
+(``ops``) one at a time on its own task and hands each to its handler (``HANDLERS``).
+Handlers are functions of a ``context.TableContext`` (the table's ``state.TableState``,
+an ``outbox.Outbox`` to its members, its ``store.TableStore`` and ``Notices`` to the
+process) and the operation, one module per concern: ``arrivals`` (connections join and
+part), ``seating`` (seats, grace, the deal), ``standins``, ``play`` (moves, timeouts,
+bot moves, a rebuilt game), ``finish``, ``between_rounds``, ``turns`` (the clock and
+the bots after each change), ``talk`` (chat and last-card calls), ``hinting`` and
+``rematcher``. ``messages`` builds what each seat is sent from the state. The parts the
+state holds are small: ``seats``, ``members``, ``clock``, ``rounds``, ``presence``,
+``chat``, ``bots``. The seam to the members' transports (WebSockets today) is
+``transport``; ``fanout`` carries text to the connections on this process.
 """

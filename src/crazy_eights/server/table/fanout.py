@@ -1,8 +1,9 @@
-"""Carrying a table's messages to its members' sockets.
+"""Carrying a table's messages to its members' connections on this process.
 
-The actor hands a ``Fanout`` (member, text) pairs and never touches a socket. On one
-process the sockets are all here (``LocalFanout``); in cluster mode a member's socket may
-be held by another node, and the cluster's fan-out routes its text there.
+A table hands its ``Fanout`` (member, text) pairs and never touches a connection (the
+seam is described in ``transport``). On one process every connection is here
+(``LocalFanout`` over ``LocalSockets``); in cluster mode a member's connection may be
+held by another node, and the cluster's fan-out routes its text there.
 """
 
 from __future__ import annotations
@@ -10,19 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from ..connection import Conn
 from .members import Member
+from .transport import Fanout, Link
+
+__all__ = ["AccountSockets", "Audit", "Fanout", "LocalFanout", "LocalSockets"]
 
 Audit = Callable[[str, int | None, str], None]
 """A test hook that sees every message a table sends: (table id, seat, text)."""
-
-
-class Fanout(Protocol):
-    def deliver(self, table_id: str, items: Iterable[tuple[Member, str]]) -> None:
-        """Send each text to its member's socket, in order, without waiting."""
-
-    def close(self, member: Member, code: int) -> None:
-        """Close the member's socket after what was already sent to it."""
 
 
 class AccountSockets(Protocol):
@@ -35,11 +30,12 @@ class AccountSockets(Protocol):
 
 
 class LocalSockets:
-    """The sockets this process holds, by member id: the table each is at and the node
-    running that table when it joined, and the account and session that opened it."""
+    """The connections (``Link``) this process holds, by member id: the table each is at
+    and the node running that table when it joined, and the account and session that
+    opened it."""
 
     def __init__(self) -> None:
-        self._conns: dict[str, Conn] = {}
+        self._conns: dict[str, Link] = {}
         self._where: dict[str, tuple[str, str]] = {}  # member -> (table, node)
         self._owners: dict[str, tuple[int, str | None]] = {}  # member id -> account, session
         self._by_account: dict[int, set[str]] = {}
@@ -50,7 +46,7 @@ class LocalSockets:
     def add(
         self,
         member_id: str,
-        conn: Conn,
+        conn: Link,
         *,
         table_id: str = "",
         node: str = "",
@@ -80,7 +76,7 @@ class LocalSockets:
             if session is None or self._owners[member_id][1] == session:
                 self._conns[member_id].close(code, reason)
 
-    def get(self, member_id: str) -> Conn | None:
+    def get(self, member_id: str) -> Link | None:
         return self._conns.get(member_id)
 
     def at(self, table_id: str) -> list[tuple[str, str]]:

@@ -1,12 +1,12 @@
-"""What a table sends: its info, the clock, and each seat's state, from the actor's
-public state. Every state is built from ``game.view(seat)`` and ``event.for_seat(seat)``,
+"""What a table sends: its info, the clock, and each seat's state, read off its
+``TableState``. Every state is built from ``game.view(seat)`` and ``event.for_seat(seat)``,
 so a message can never carry a card its seat may not see (RULES G5).
 """
 
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pydantic_core
 
@@ -25,10 +25,8 @@ from ..protocol import (
     You,
 )
 from .members import Member
+from .state import TableState
 from .store import ChatLine
-
-if TYPE_CHECKING:
-    from .actor import TableActor
 
 
 def dumps(data: Any) -> str:
@@ -36,81 +34,81 @@ def dumps(data: Any) -> str:
     return pydantic_core.to_json(data).decode()
 
 
-def table_info(actor: TableActor, *, for_account: int | None = None) -> TableInfo:
+def table_info(table: TableState, *, for_account: int | None = None) -> TableInfo:
     """The table's settings and seats; the invite code only for its creator."""
-    creator = for_account is not None and for_account == actor.creator
+    creator = for_account is not None and for_account == table.creator
     return TableInfo(
-        id=actor.id,
-        name=actor.spec.name,
-        ruleset=actor.rules.ruleset,
-        rules=actor.rules.to_dict(),
-        status=actor.status,
-        public=actor.spec.public,
-        rated=actor.spec.rated,
-        hints=actor.spec.hints,
-        takeover_after=actor.spec.takeover_after,
-        creator=actor.creator,
-        invite=actor.invite if creator else None,
-        seats=[seat_info(actor, s.seat) for s in actor.seats],
-        spectators=actor.members.spectators,
-        version=actor.version,
-        created_at=actor.created_at,
+        id=table.id,
+        name=table.spec.name,
+        ruleset=table.rules.ruleset,
+        rules=table.rules.to_dict(),
+        status=table.status,
+        public=table.spec.public,
+        rated=table.spec.rated,
+        hints=table.spec.hints,
+        takeover_after=table.spec.takeover_after,
+        creator=table.creator,
+        invite=table.invite if creator else None,
+        seats=[seat_info(table, s.seat) for s in table.seats],
+        spectators=table.members.spectators,
+        version=table.version,
+        created_at=table.created_at,
     )
 
 
-def seat_info(actor: TableActor, seat_no: int) -> SeatInfo:
+def seat_info(table: TableState, seat_no: int) -> SeatInfo:
     """Who sits at a seat and whether they are here."""
-    s = actor.seats[seat_no]
+    s = table.seats[seat_no]
     return SeatInfo(
         seat=s.seat,
         account=s.account_id,
         name=s.name,
         avatar=s.avatar,
         bot=s.bot,
-        connected=actor.connected(s.seat) if s.taken else False,
+        connected=table.connected(s.seat) if s.taken else False,
         standin=s.standin,
         left=s.left,
-        away_left=away_left(actor, seat_no),
-        archon=actor.deps.titles(s.account_id) if s.bot is None else [],
+        away_left=away_left(table, seat_no),
+        archon=table.titles(s.account_id) if s.bot is None else [],
     )
 
 
-def away_left(actor: TableActor, seat_no: int) -> float | None:
+def away_left(table: TableState, seat_no: int) -> float | None:
     """Seconds until a stand-in plays an absent player's seat in a running game (None
     when no stand-in is on its way), for the countdown the others see on the seat."""
-    seat = actor.seats[seat_no]
-    if actor.status != "playing" or not actor.spec.takeover_after or seat.standin:
+    seat = table.seats[seat_no]
+    if table.status != "playing" or not table.spec.takeover_after or seat.standin:
         return None
     if not seat.human or seat.left:
         return None
-    left = actor.grace.left(seat_no)
+    left = table.grace.left(seat_no)
     return None if left is None else round(left, 1)
 
 
-def presence(actor: TableActor, seats: list[int]) -> PresenceOut:
+def presence(table: TableState, seats: list[int]) -> PresenceOut:
     """The seats whose presence changed, and how many watch."""
     return PresenceOut(
-        table=actor.id,
-        clock=clock(actor),
-        seats=[seat_info(actor, seat) for seat in seats],
-        spectators=actor.members.spectators,
+        table=table.id,
+        clock=clock(table),
+        seats=[seat_info(table, seat) for seat in seats],
+        spectators=table.members.spectators,
     )
 
 
-def clock(actor: TableActor) -> Clock | None:
+def clock(table: TableState) -> Clock | None:
     """Whose turn it is and how long they have left, while a game runs (not between
     rounds: no clock runs then)."""
-    game = actor.game
-    if game is None or game.is_over or actor.status != "playing" or actor.rounds.active:
+    game = table.game
+    if game is None or game.is_over or table.status != "playing" or table.rounds.active:
         return None
     seat = game.current_player
     if seat is None:
         return None
-    return Clock(seat=seat, left=round(actor.clock.left(), 1), timer=actor.rules.turn_timer)
+    return Clock(seat=seat, left=round(table.clock.left(), 1), timer=table.rules.turn_timer)
 
 
 def state_data(
-    actor: TableActor,
+    table: TableState,
     seat: int | None,
     *,
     log: bool = False,
@@ -120,14 +118,14 @@ def state_data(
     ack: int | None = None,
 ) -> dict[str, Any] | None:
     """The fields of a ``State`` for ``seat`` (None: spectators), as plain data."""
-    game = actor.game
+    game = table.game
     if game is None:
         return None
     # nobody may move while the table pauses between rounds, though the next deal is out
-    to_move = seat is not None and game.current_player == seat and not actor.rounds.active
+    to_move = seat is not None and game.current_player == seat and not table.rounds.active
     moves = game.legal_move_data() if to_move else []
     return {
-        "version": actor.version,
+        "version": table.version,
         "move": move,
         "by": by,
         "ack": ack if seat is not None and seat == by else None,
@@ -135,27 +133,27 @@ def state_data(
         "view": game.view(seat, log=log),
         "legal": [m["text"] for m in moves],
         "moves": moves,
-        "called": seat is not None and actor.seats[seat].called,
-        "pause": pause_data(actor),
+        "called": seat is not None and table.seats[seat].called,
+        "pause": pause_data(table),
     }
 
 
-def pause_data(actor: TableActor) -> Any:
+def pause_data(table: TableState) -> Any:
     """The pause between rounds (the same for everyone), or None."""
-    return actor.rounds.data(actor.seats, actor.members.at)
+    return table.rounds.data(table.seats, table.members.at)
 
 
-def pause_out(actor: TableActor) -> PauseOut:
+def pause_out(table: TableState) -> PauseOut:
     """The pause now: who is still to press "Next round", or null once the table goes on."""
-    data = pause_data(actor)
+    data = pause_data(table)
     return PauseOut(
-        table=actor.id, clock=clock(actor), pause=None if data is None else Pause(**data)
+        table=table.id, clock=clock(table), pause=None if data is None else Pause(**data)
     )
 
 
-def rating_changes(actor: TableActor) -> list[RatingChange]:
+def rating_changes(table: TableState) -> list[RatingChange]:
     """Each person's rating before and after the finished game (bots left out)."""
-    changes = actor.rating_changes
+    changes = table.rating_changes
     return [
         RatingChange(
             seat=s.seat,
@@ -163,18 +161,18 @@ def rating_changes(actor: TableActor) -> list[RatingChange]:
             before=changes[s.account_id][0],
             after=changes[s.account_id][1],
         )
-        for s in actor.seats
+        for s in table.seats
         if s.bot is None and s.account_id is not None and s.account_id in changes
     ]
 
 
-def ratings_out(actor: TableActor) -> RatingsOut:
+def ratings_out(table: TableState) -> RatingsOut:
     """The finished game's rating changes, sent once it is recorded."""
-    return RatingsOut(table=actor.id, clock=None, rated=actor.rated, changes=rating_changes(actor))
+    return RatingsOut(table=table.id, clock=None, rated=table.rated, changes=rating_changes(table))
 
 
 def state_texts(
-    actor: TableActor, events: list[Any], move: str | None, by: int | None, ack: int | None
+    table: TableState, events: list[Any], move: str | None, by: int | None, ack: int | None
 ) -> list[tuple[Member, str]]:
     """One ``state`` message per seat (and one for spectators), for every member.
 
@@ -182,36 +180,36 @@ def state_texts(
     JSON as ``StateOut.model_dump_json``) rather than through model validation.
     """
     cache: dict[int | None, str] = {}
-    found = clock(actor)
+    found = clock(table)
     clock_data = None if found is None else found.model_dump()
     out = []
-    for member in actor.members:
+    for member in table.members:
         text = cache.get(member.seat)
         if text is None:
-            state = state_data(actor, member.seat, events=events, move=move, by=by, ack=ack)
+            state = state_data(table, member.seat, events=events, move=move, by=by, ack=ack)
             text = cache[member.seat] = dumps(
-                {"table": actor.id, "clock": clock_data, "type": "state", "state": state}
+                {"table": table.id, "clock": clock_data, "type": "state", "state": state}
             )
         out.append((member, text))
     return out
 
 
-def welcome(actor: TableActor, member: Member) -> Welcome:
+def welcome(table: TableState, member: Member) -> Welcome:
     """Everything a socket needs on arrival: who it is, the table, the state, the chat."""
-    data = state_data(actor, member.seat, log=True)
+    data = state_data(table, member.seat, log=True)
     return Welcome(
-        table=actor.id,
-        clock=clock(actor),
+        table=table.id,
+        clock=clock(table),
         you=You(
             account=member.account_id,
             seat=member.seat,
             role="spectator" if member.seat is None else "player",
         ),
-        info=table_info(actor, for_account=member.account_id),
+        info=table_info(table, for_account=member.account_id),
         state=None if data is None else State(**data),
-        chat=[chat_out(actor.id, line) for line in actor.chat.lines],
-        ratings=rating_changes(actor) if actor.rating_changes else None,
-        rematch=actor.rematch,
+        chat=[chat_out(table.id, line) for line in table.chat.lines],
+        ratings=rating_changes(table) if table.rating_changes else None,
+        rematch=table.rematch,
     )
 
 

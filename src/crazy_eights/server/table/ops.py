@@ -1,6 +1,6 @@
 """The operations a table runs, one at a time: from its sockets, the lobby, its timers
 and its bots. Each is a frozen value, so that it can travel to the node that owns the
-table; ``TableActor.run`` answers each.
+table; the actor hands each to its handler (``actor.HANDLERS``).
 """
 
 from __future__ import annotations
