@@ -3,10 +3,11 @@
 No rule is derived outside ``crazy_eights.engine``: the browser client gets every legal
 move as structured data (``kind``, ``card``, ``suit``, ``call``, ``wild``, ``text``) and
 reads no move text, counts no hand to decide a rule and writes no win condition (the
-view's ``call_matters`` and ``goal`` say them), and the Python outside the engine (bots, server, interop, sim, cli)
-asks the engine (``game.is_wild``, ``game.follows``, the views' wild masks) instead of
-re-deriving which card is wild, what follows, or what countdown changes. These scans
-fail with the file and line of each offence, so a regression names itself.
+view's ``call_matters`` and ``goal`` say them), and the Python outside the engine (bots,
+server, interop, sim, cli) asks the engine (``game.is_wild``, ``game.follows``, the
+views' wild masks) instead of re-deriving which card is wild, what follows, or what
+countdown changes. These scans fail with the file and line of each offence, so a
+regression names itself.
 """
 
 from __future__ import annotations
