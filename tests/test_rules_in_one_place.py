@@ -124,8 +124,8 @@ JS_OFFENCES = [
     "return (v.hand || []).length === 2 && this.legal.some((m) => m.call);",
     "if ((this.view && (this.view.hand || []).length) === 2) announce(text);",
     "const matters = hand.length <= 2;",
-    'note = `Round ${v.round} \\u00b7 first to ${v.target} wins`;',
-    'else note = `penalty points; at ${v.target} the lowest wins`;',
+    "note = `Round ${v.round} \\u00b7 first to ${v.target} wins`;",
+    "else note = `penalty points; at ${v.target} the lowest wins`;",
 ]
 JS_FINE = [
     "const calls = moves.filter((m) => m.call);",
