@@ -102,6 +102,16 @@ def test_the_client_reads_no_move_text_and_knows_no_rank() -> None:
     assert not bad, "the browser client must use the structured moves:\n" + "\n".join(bad)
 
 
+def test_the_table_branches_on_no_ruleset_name() -> None:
+    """Issue 19 item 5: the table's modules ask ``rulesets.js`` how a ruleset is drawn
+    (a table keyed by name) instead of comparing the name where they draw."""
+    files = sorted((WEB_JS / "table").rglob("*.js"))
+    assert any(p.name == "rulesets.js" for p in files)
+    names = r"""["'](?:classic|ultimate|countdown|cycles|openspiel)["']"""
+    bad = offences(files, {r"ruleset\s*[!=]==|[!=]==\s*" + names: "a ruleset compared"})
+    assert not bad, "draw per ruleset through table/rulesets.js:\n" + "\n".join(bad)
+
+
 def test_no_python_outside_the_engine_derives_a_rule() -> None:
     files = python_outside_engine()
     assert any(p.parts[-2] == "bots" for p in files) and any(p.name == "cli.py" for p in files)
