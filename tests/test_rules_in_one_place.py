@@ -1,11 +1,13 @@
-"""Issue 15 item 1: one source of rule truth.
+"""Issue 15 item 1 (and issue 19 item 5): one source of rule truth.
 
 No rule is derived outside ``crazy_eights.engine``: the browser client gets every legal
 move as structured data (``kind``, ``card``, ``suit``, ``call``, ``wild``, ``text``) and
-reads no move text, and the Python outside the engine (bots, server, interop, sim, cli)
-asks the engine (``game.is_wild``, ``game.follows``, the views' wild masks) instead of
-re-deriving which card is wild, what follows, or what countdown changes. These scans
-fail with the file and line of each offence, so a regression names itself.
+reads no move text, counts no hand to decide a rule and writes no win condition (the
+view's ``call_matters`` and ``goal`` say them), and the Python outside the engine (bots,
+server, interop, sim, cli) asks the engine (``game.is_wild``, ``game.follows``, the
+views' wild masks) instead of re-deriving which card is wild, what follows, or what
+countdown changes. These scans fail with the file and line of each offence, so a
+regression names itself.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ JS_PATTERNS: dict[str, str] = {
     r"""[!=]==\s*["']8["']|["']8["']\s*[!=]==|startsWith\(\s*["']8""": "the wild card's rank",
     r"\bcard\w*(?:\[0\]|\.charAt\(0\)|\.slice\(0,\s*1\))\s*[!=]==": "a card's rank compared",
     r"\bcard\w*\.startsWith\(": "a card's rank compared",
+    # a hand's size deciding a rule (whether a last-card call counts: the view's
+    # ``call_matters``); drawing a hand reads its cards, a rule counts them
+    # (a plural's ``=== 1 ? "" : "s"`` is words, not a rule)
+    r"""\bhand\b[^\n;]*\.length\)*\s*(?:[!=]==?|[<>]=?)\s*\d(?!\s*\?\s*(["'`])\1\s*:)""": (
+        "a hand's size deciding a rule"
+    ),
+    # the win condition written in the client from the match target (``goal`` says it)
+    r"\$\{[^}]*\btarget\b[^}]*\}[^\n]*\bwins?\b": "the win condition",
 }
 
 PY_PATTERNS: dict[str, str] = {
@@ -75,7 +85,8 @@ def offences(paths: list[Path], patterns: dict[str, str]) -> list[str]:
 
 
 def js_files() -> list[Path]:
-    return sorted(WEB_JS.glob("*.js"))
+    """Every module of the client, the table's folder (``js/table/``) included."""
+    return sorted(WEB_JS.rglob("*.js"))
 
 
 def python_outside_engine() -> list[Path]:
@@ -85,9 +96,20 @@ def python_outside_engine() -> list[Path]:
 
 def test_the_client_reads_no_move_text_and_knows_no_rank() -> None:
     files = js_files()
-    assert len(files) > 10 and any(p.name == "table.js" for p in files)
+    assert len(files) > 10 and any(p.parent.name == "view" for p in files)
+    assert any(p.name == "ctrl.js" for p in files)
     bad = offences(files, JS_PATTERNS)
     assert not bad, "the browser client must use the structured moves:\n" + "\n".join(bad)
+
+
+def test_the_table_branches_on_no_ruleset_name() -> None:
+    """Issue 19 item 5: the table's modules ask ``rulesets.js`` how a ruleset is drawn
+    (a table keyed by name) instead of comparing the name where they draw."""
+    files = sorted((WEB_JS / "table").rglob("*.js"))
+    assert any(p.name == "rulesets.js" for p in files)
+    names = r"""["'](?:classic|ultimate|countdown|cycles|openspiel)["']"""
+    bad = offences(files, {r"ruleset\s*[!=]==|[!=]==\s*" + names: "a ruleset compared"})
+    assert not bad, "draw per ruleset through table/rulesets.js:\n" + "\n".join(bad)
 
 
 def test_no_python_outside_the_engine_derives_a_rule() -> None:
@@ -109,6 +131,11 @@ JS_OFFENCES = [
     'el.pass.hidden = !legal.includes("pass");',
     'el.stock.classList.toggle("hinted", hint === "draw");',
     "const legal = st.legal || [];",
+    "return (v.hand || []).length === 2 && this.legal.some((m) => m.call);",
+    "if ((this.view && (this.view.hand || []).length) === 2) announce(text);",
+    "const matters = hand.length <= 2;",
+    "note = `Round ${v.round} \\u00b7 first to ${v.target} wins`;",
+    "else note = `penalty points; at ${v.target} the lowest wins`;",
 ]
 JS_FINE = [
     "const calls = moves.filter((m) => m.call);",
@@ -117,6 +144,12 @@ JS_FINE = [
     "if (move) this.sendMove(move.text);",
     'if (cards.some((m) => m.wild)) show("eight");',
     'const target = Number(choice.split(":")[1]);',
+    "return !!v && v.call_matters === true && this.legal.some((m) => m.call);",
+    "const hand = [...el.hand.children];",
+    "if (!cards.length) return;",
+    'h("p", { class: "muted", text: goalLine(v) });',
+    'const label = `${hand.length} card${hand.length === 1 ? "" : "s"}`;',
+    '["Goal", "Be the first to get rid of every card in your hand."],',
 ]
 PY_OFFENCES = [
     "if card & 15 == 7:",

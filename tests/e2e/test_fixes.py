@@ -186,11 +186,11 @@ def test_log_sentences(new_page: Any, console: Any) -> None:
     over = page.locator(".log li.ev-cycle_over").first
     assert over.inner_text().startswith("Cycle 1 is over")
     texts = page.evaluate(
-        """async () => { const { TableView } = await import('/js/table.js');
+        """async () => { const { describe } = await import('/js/table/view/log.js');
            const me = { name: (s) => s === 0 ? 'You' : 'Ann', mySeat: 0 };
-           return [TableView.prototype.describe.call(me, {type: 'played', seat: 1, cards: ['JK']}),
-                   TableView.prototype.describe.call(me, {type: 'cycle_over', cycle: 3,
-                     completed: true, cycles_left: 1})]; }"""
+           return [describe({type: 'played', seat: 1, cards: ['JK']}, me),
+                   describe({type: 'cycle_over', cycle: 3, completed: true, cycles_left: 1},
+                     me)]; }"""
     )
     assert texts == ["Ann plays the Joker.", "Cycle 3 is over; 1 cycle left."]
     shot(page, "cycles-log")

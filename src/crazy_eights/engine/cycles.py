@@ -929,9 +929,11 @@ class CyclesGame(Game):
             "last_card": self.rules.last_card,
             "over": over,
             "result": self._result.to_dict() if self._result else None,
+            "goal": self.rules.goal,
         }
         if seat is not None:
             out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
+            out["call_matters"] = self.call_matters(seat)
             if not over and seat == self.current:
                 out["legal"] = [m.text for m in self.legal_moves()]
                 out["legal_moves"] = self.legal_move_data()

@@ -254,6 +254,15 @@ class Game(ABC):
     def hand_count(self, seat: int) -> int:
         return int(self.hands[seat].bit_count())
 
+    def call_matters(self, seat: int | None = None) -> bool:
+        """Whether a last-card call by ``seat`` (default: the player to move) counts with
+        its next play as the hands stand (G7): the table plays last card by hand
+        (``last_card=manual``), the game runs and the seat holds two cards, so a play
+        leaves it one. Any other call is ignored, or is a false call (Y13). Clients ask
+        this rather than count a hand themselves."""
+        seat = self._seat_or_current(seat)
+        return not self.is_over and self.rules.last_card == "manual" and self.hand_count(seat) == 2
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move (empty when the game is over)."""
         legal = self._legal

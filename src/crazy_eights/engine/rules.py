@@ -251,6 +251,23 @@ class Rules:
         countdown scores none (K6) and cycles ranks hands without scoring them (Y17)."""
         return self.ruleset in ("classic", "ultimate", "openspiel")
 
+    @property
+    def goal(self) -> str:
+        """What wins the game, in a few words a table shows beside the scores (C10, C11,
+        U10, K7, Y17, OS10): the browser draws this text and writes no win condition of
+        its own."""
+        if self.ruleset == "cycles":
+            return "the first out wins, else the lowest hand when the cycles run out"
+        if self.ruleset == "openspiel":
+            return "one round: the first out wins, else the fewest points"
+        if self.mode == "single":
+            return "single round: the first out wins"
+        if self.ruleset == "countdown":
+            return "win a round on number 1 to win"
+        if self.ruleset == "ultimate":
+            return f"penalty points; at {self.target} the lowest wins"
+        return f"first to {self.target} wins"
+
     def action(self, card: Card) -> Action | None:
         """What ``card`` does when played (not as a wild card) under these rules: a 2
         ``draw_two``, a Q ``skip``, an A ``reverse`` (C8, U5-U7), or nothing."""

@@ -53,7 +53,11 @@ class SheddingView(TypedDict):
     target: int | None
     over: bool
     result: ResultDict | None
+    goal: str
+    """What wins the game, in the engine's words (``Rules.goal``)."""
     hand: NotRequired[list[str]]
+    call_matters: NotRequired[bool]
+    """A seat: whether its last-card call counts with its next play (``call_matters``)."""
     legal: NotRequired[list[str]]
     """The seat to move: its legal moves as text."""
     legal_moves: NotRequired[list[LegalMoveData]]
@@ -108,7 +112,11 @@ class CyclesView(TypedDict):
     last_card: str | None
     over: bool
     result: ResultDict | None
+    goal: str
+    """What wins the game, in the engine's words (``Rules.goal``)."""
     hand: NotRequired[list[str]]
+    call_matters: NotRequired[bool]
+    """A seat: whether its last-card call counts with its next play (``call_matters``)."""
     legal: NotRequired[list[str]]
     legal_moves: NotRequired[list[LegalMoveData]]
     forced_card: NotRequired[str]

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { nameWithBadges } from "./people.js";
 import * as settings from "./settings.js";
-import { TableView } from "./table.js";
+import { TableView } from "./table/index.js";
 import { Coach } from "./tutorial.js";
 import { h } from "./ui.js";
 import { session, navigate, needAccount, show, errorBox, onLeave } from "./shell.js";

@@ -1,0 +1,76 @@
+// What the table does with each message its socket brings: the state, the table's
+// seats and presence, chat, the armed call, a hint, the pause between rounds, ratings,
+// a rematch and errors. `t` is the table (`TableView`).
+import { toast } from "../ui.js";
+import * as actions from "./actions.js";
+import { renderChat } from "./view/chat.js";
+
+export function receive(t, msg) {
+  const c = t.ctrl;
+  if (msg.info) c.stampAway(msg.info.seats);
+  if (msg.type === "presence") c.stampAway(msg.seats);
+  c.noteClock(msg);
+  switch (msg.type) {
+    case "welcome":
+      c.info = msg.info;
+      c.you = msg.you;
+      c.chat = (msg.chat || []).map((line) => ({ ...line }));
+      c.ratings = msg.ratings ? { rated: msg.info.rated, changes: msg.ratings } : c.ratings;
+      c.rematch = msg.rematch || c.rematch;
+      if (t.ending && c.rematch) t.ending.rematch(c.rematch);
+      c.pending = false;
+      t.setState(msg.state, true);
+      renderChat(c, t.el);
+      actions.resend(t, msg.state);
+      break;
+    case "state":
+      c.pending = false;
+      c.unanswered = null;
+      t.setState(msg.state, false);
+      break;
+    case "table":
+      c.info = msg.info;
+      t.render();
+      break;
+    case "presence":
+      if (c.info) {
+        c.info.seats = c.info.seats.map((s) => msg.seats.find((x) => x.seat === s.seat) || s);
+        c.info.spectators = msg.spectators;
+        t.render();
+      }
+      break;
+    case "chat":
+      c.chat.push(msg);
+      renderChat(c, t.el);
+      break;
+    case "called":
+      actions.called(t);
+      break;
+    case "hint":
+      actions.showHint(t, msg);
+      break;
+    case "pause":
+      if (c.state) c.state.pause = msg.pause;
+      t.render();
+      break;
+    case "ratings":
+      c.ratings = msg;
+      if (t.ending) t.ending.ratings(msg);
+      break;
+    case "rematch":
+      c.rematch = msg.rematch;
+      if (t.ending) t.ending.rematch(msg.rematch);
+      else if (c.mySeat !== null && !msg.rematch.accounts.includes(c.you && c.you.account)) toast(`${msg.rematch.by} wants to play again`);
+      break;
+    case "error":
+      c.pending = false;
+      c.unanswered = null;
+      c.hintAsked = null;
+      if (msg.code === "stale") t.send({ type: "sync" });
+      else if (msg.code !== "duplicate") toast(msg.reason || msg.code, "error");
+      t.render();
+      break;
+    default:
+      break;
+  }
+}
