@@ -4,7 +4,6 @@ on the screen (screenshots under artifacts/screenshots/, checked by eye)."""
 from __future__ import annotations
 
 import io
-import time
 from typing import Any
 
 import pytest
@@ -101,13 +100,13 @@ def test_deal_is_seen_at_the_start(new_page: Any, console: Any) -> None:
     )
     create_table(page, players=3, bots=2)
     page.wait_for_selector(".fly-card", timeout=5000)
-    time.sleep(0.25)
     shot_path = shot_now(page, "deal-in-flight")
+    # the whole deal, as the observer saw it: cards fly while some of ours are still on
+    # their way (not yet shown in the hand)
+    page.wait_for_function("() => !document.querySelector('.hand .card.dealing')", timeout=5000)
     seen = page.evaluate("window.__deal")
-    # cards fly while some of ours are still on their way (not yet shown in the hand)
     assert max(f for f, _ in seen) >= 6
     assert max(d for _, d in seen) >= 3
-    page.wait_for_function("() => !document.querySelector('.hand .card.dealing')", timeout=5000)
     assert page.locator(".hand .card").first.is_visible()
     assert shot_path.exists()
     assert console.errors == []
