@@ -26,10 +26,20 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
 
 T = TypeVar("T")
+
+# Property tests judge what the code does, not how fast: on a loaded machine (two cores
+# shared by parallel test processes) one example can take longer than Hypothesis's 200 ms
+# deadline, or data generation look "too slow", and the run fail for nothing. Tests that
+# set their own ``@settings`` start from this profile.
+settings.register_profile(
+    "crazy-eights", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("crazy-eights")
 
 
 def run_async(main: Coroutine[Any, Any, T]) -> T:

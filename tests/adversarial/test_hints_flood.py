@@ -172,6 +172,14 @@ def test_a_full_hint_queue_refuses_at_once_and_the_browser_is_told(tmp_path: Pat
         assert refused and refused[0]["code"] == "busy" and "busy" in refused[0]["reason"]
 
 
+async def answered(got: list[Any], count: int, seconds: float = 10.0) -> None:
+    """Wait until the desk has sent ``count`` answers (however slowly the loop runs)."""
+    deadline = time.monotonic() + seconds
+    while len(got) < count:
+        assert time.monotonic() < deadline, f"{len(got)} answers of {count}: {got}"
+        await asyncio.sleep(0.005)
+
+
 def test_the_hint_desk_keeps_one_search_per_seat_and_answers_every_asker() -> None:
     """Asked again while its search runs, a seat's desk starts no second search: the
     askers of that position share its answer, a newer position waits for it, and a
@@ -196,10 +204,10 @@ def test_the_hint_desk_keeps_one_search_per_seat_and_answers_every_asker() -> No
         for member in ("a", "b", "a"):
             desk.ask(member_id=member, version=3, seat=0, view={}, legal=["draw"])
         desk.ask(member_id="a", version=5, seat=0, view={}, legal=["draw"])
-        await asyncio.sleep(0.1)
+        await answered(got, 3)  # a and b for position 3, then a for 5
         thinker.busy = True
         desk.ask(member_id="c", version=7, seat=0, view={}, legal=["draw"])
-        await asyncio.sleep(0.05)
+        await answered(got, 4)
         return got, thinker.searches
 
     got, searches = asyncio.run(main())

@@ -3,12 +3,11 @@ it or hold its invite code; others' history does not list it."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from starlette.testclient import TestClient
 
-from ..server.conftest import as_, guest, make_table
+from ..server.conftest import as_, eventually, guest, make_table
 
 
 def finished_private_table(client: TestClient, token: str) -> dict[str, Any]:
@@ -18,11 +17,7 @@ def finished_private_table(client: TestClient, token: str) -> dict[str, Any]:
     assert client.post(f"/api/tables/{table['id']}/leave", headers=as_(token)).is_success
     room = client.app.state.room  # type: ignore[attr-defined]
     actor = room.tables.get(table["id"])
-    for _ in range(500):
-        if actor.status == "finished":
-            break
-        time.sleep(0.01)
-    assert actor.status == "finished"
+    eventually(lambda: actor.status == "finished", "the bot finishing the game")
     client.portal.call(lambda: _unload(room, actor))  # type: ignore[union-attr]
     return table
 
@@ -57,12 +52,12 @@ def test_history_lists_private_games_to_their_player_only(client: TestClient) ->
     client.post(f"/api/tables/{public['id']}/leave", headers=as_(owner))
     private = finished_private_table(client, owner)
     history = f"/api/accounts/{owner_id}/history"
-    for _ in range(500):
-        mine = {g["table"] for g in client.get(history, headers=as_(owner)).json()}
-        if public["id"] in mine:
-            break
-        time.sleep(0.01)
-    assert mine == {public["id"], private["id"]}
+
+    def mine() -> set[str]:
+        return {g["table"] for g in client.get(history, headers=as_(owner)).json()}
+
+    eventually(lambda: public["id"] in mine(), "the public game in the history")
+    assert mine() == {public["id"], private["id"]}
     for who in (as_(stranger), {}):
         theirs = {g["table"] for g in client.get(history, headers=who).json()}
         assert theirs == {public["id"]}

@@ -4,12 +4,12 @@ table takes at most so many watchers."""
 from __future__ import annotations
 
 import contextlib
-import time
 from pathlib import Path
 from typing import Any
 
 from starlette.websockets import WebSocketDisconnect
 
+from ..server.conftest import eventually
 from .inprocess import as_, guest, make_table, open_table_of_two, room, room_of, until
 
 
@@ -32,7 +32,12 @@ def test_a_watcher_arriving_costs_the_same_at_any_audience(tmp_path: Path) -> No
             for _ in range(watchers):
                 ws = stack.enter_context(client.websocket_connect(url))
                 until(ws, "welcome")
-        time.sleep(2.5)  # let any coalesced update go out
+        # every watcher gone, and the coalesced news of it sent
+        actor = room_of(client).tables.get(table["id"])
+        eventually(
+            lambda: actor.members.spectators == 0 and not actor.presence.pending,
+            "the watchers' comings and goings told",
+        )
         assert len(sent) < 6 * watchers, f"{len(sent)} messages for {watchers} watchers"
 
 

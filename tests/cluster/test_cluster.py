@@ -194,7 +194,11 @@ def test_rolling_restart_of_three_nodes_during_20_live_games_loses_nothing(
     progress: dict[str, Any] = {}
 
     def restart_every_node() -> None:
-        time.sleep(3)
+        # the restarts come once every game is under way: each player has seen moves
+        deadline = time.monotonic() + 60
+        while min(p.version for p in players) < 2:
+            assert time.monotonic() < deadline, "the games never got going"
+            time.sleep(0.1)
         for node in nodes:
             progress.setdefault("gone", []).append(node.restart())
         progress["restarted"] = {p.table: p.version for p in players}

@@ -122,12 +122,9 @@ def until_playable(page: Any, turns: int = 30) -> None:
 
 
 def drag_to(page: Any, source: Any, target: Any) -> None:
-    a = b = None
-    for _ in range(20):
-        a, b = source.bounding_box(), target.bounding_box()
-        if a and b:
-            break
-        time.sleep(0.05)
+    source.wait_for(state="visible")
+    target.wait_for(state="visible")
+    a, b = source.bounding_box(), target.bounding_box()
     assert a and b, "nothing to drag, or nowhere to drop"
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 3)
     page.mouse.down()

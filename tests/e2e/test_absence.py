@@ -13,6 +13,8 @@ from typing import Any
 from .conftest import shot
 from .helpers import create_table, sign_in_as_guest, take_turn, two_at_one_table, wait_turn
 
+AWAY = 8  # CE_AWAY_SECONDS of the test server (conftest)
+
 
 def _seat_panel(page: Any) -> Any:
     """The one opponent's panel (two-player tables)."""
@@ -40,13 +42,19 @@ def test_a_closed_tab_shows_a_countdown_then_a_stand_in_and_the_seat_comes_back(
     # Ada sees Bob away at once, with the seconds until a stand-in counting down.
     countdown = _seat_panel(ada).locator(".away-countdown")
     countdown.wait_for(state="visible", timeout=5000)
-    assert time.monotonic() - closed < 3.0
     first = _countdown_seconds(ada)
-    assert 5 <= first <= 8
+    # what is left of the wait, given the time since the tab closed (a second's rounding)
+    assert AWAY - (time.monotonic() - closed) - 1 <= first <= AWAY
+    assert first >= 2, "Bob was shown away only just before his stand-in came"
     assert _seat_panel(ada).locator(".tag", has_text="away").count() == 1
     assert "a bot takes the seat in" in (_seat_panel(ada).get_attribute("aria-label") or "")
-    time.sleep(1.3)
-    assert _countdown_seconds(ada) < first
+    # the countdown counts down (the page's own timer: a second or so)
+    ada.wait_for_function(
+        "n => { const p = document.querySelector('.opponents .player .away-countdown');"
+        " const m = p && /bot in (\\d+) s/.exec(p.textContent); return m && +m[1] < n; }",
+        arg=first,
+        timeout=5000,
+    )
     path = shot(ada, "absence-countdown")
     assert path.stat().st_size > 0
 
@@ -54,21 +62,20 @@ def test_a_closed_tab_shows_a_countdown_then_a_stand_in_and_the_seat_comes_back(
     standin = _seat_panel(ada).locator(".tag", has_text="bot playing")
     standin.wait_for(state="visible", timeout=12_000)
     assert countdown.count() == 0
-    assert 6.0 < time.monotonic() - closed < 14.0
+    assert AWAY - 2 < time.monotonic() - closed < AWAY + 6
     played_for_bob = False
     deadline = time.monotonic() + 60
     while not played_for_bob:
         assert time.monotonic() < deadline, "the stand-in never played"
         if wait_turn(ada) == "over":
             break
-        take_turn(ada)  # Ada's move hands the turn to Bob's seat
-        turn = ada.locator(".felt").get_attribute("data-turn")
-        if turn in ("other", "sent"):
-            ada.wait_for_function(
-                "() => ['me', 'over'].includes(document.querySelector('.felt').dataset.turn)",
-                timeout=15_000,
-            )
-            played_for_bob = True
+        before = int(ada.locator(".felt").get_attribute("data-version"))
+        take_turn(ada)  # one move of Ada's; it may hand the turn to Bob's seat
+        if wait_turn(ada, timeout=15) == "over":
+            break
+        # back to Ada with more moves than her own: the stand-in moved in between (the
+        # turn it had may be over before this test could see it)
+        played_for_bob = int(ada.locator(".felt").get_attribute("data-version")) > before + 1
     assert played_for_bob
     shot(ada, "absence-standin")
 

@@ -10,6 +10,7 @@ import pytest
 
 from .conftest import CHROMIUM, shot
 from .helpers import (
+    MOVED,
     ROUND_SECONDS,
     create_table,
     finish,
@@ -97,7 +98,8 @@ def test_reload_returns_to_the_same_position(new_page: Any, console: Any) -> Non
             while "legal" not in (page.evaluate("document.activeElement.className") or ""):
                 page.keyboard.press("ArrowRight")
             page.keyboard.press("Enter")
-            page.wait_for_timeout(300)
+            # the card is gone to the server, or an eight asks for a suit first
+            page.wait_for_function(MOVED, arg=version)
             if page.locator(".suit-picker").count():
                 page.keyboard.press("h")
         elif page.locator(".stock.can-draw").count():

@@ -124,7 +124,9 @@ def test_sign_in_errors_are_sentences_and_sign_in_is_busy(new_page: Any, console
     busy.wait_for()
     assert busy.inner_text() == "Signing in\u2026" and busy.is_disabled()
     shot(page, "sign-in-busy")
-    while not held:  # the held request reaches the handler while the test waits
+    deadline = time.monotonic() + 10
+    while not held:  # the route handler runs while Playwright waits: poll for it
+        assert time.monotonic() < deadline, "the sign-in request never came"
         page.wait_for_timeout(50)
     held[0].continue_()
     login.locator(".error", has_text="do not match").wait_for()

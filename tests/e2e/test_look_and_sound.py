@@ -4,7 +4,6 @@ reload, and a felt that does not flash the default colour before the account's."
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -17,6 +16,8 @@ if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
 
+# the browser's settings are what the account keeps on the server (settings.js marks it)
+KEPT = "() => document.documentElement.dataset.settings === 'kept'"
 COURTS = [f"{r}{s}" for r in "KQJ" for s in "SHDC"]
 FACES = ["standard", "victorian", "minimal"]
 
@@ -125,9 +126,10 @@ def test_felt_slide_and_crisp_flip(new_page: Any, console: Any) -> None:
     create_table(page, players=2, bots=1)
     assert wait_turn(page) == "me"
     take_turn(page)
-    time.sleep(1.0)
-    heard = page.evaluate("window.__sounds")
-    assert "slide" in heard and "flip" in heard and "shuffle" in heard, heard
+    # the deal shuffles, our card slides to the pile, a card turns over: each is heard
+    page.wait_for_function(
+        "() => ['slide', 'flip', 'shuffle'].every((n) => window.__sounds.includes(n))"
+    )
     # the settings page lets a player try both
     page.goto("/#/settings")
     for name in ("slide", "flip"):  # the page is drawn once the account's decks are known
@@ -141,9 +143,8 @@ def test_a_setting_changed_just_before_a_reload_is_kept(new_page: Any, console: 
     page.goto("/#/settings")
     page.wait_for_selector(".page.settings")
     # wait until the account keeps its settings on the server, then change and leave at once
-    page.wait_for_function(
-        "async () => 'theme' in (await (await fetch('/api/me/settings')).json())", polling=200
-    )
+    page.wait_for_function(KEPT)
+    assert "theme" in page.request.get("/api/me/settings").json()
     page.get_by_label("Midnight Navy").check()
     page.reload()
     page.wait_for_selector(".page.settings")
@@ -152,7 +153,7 @@ def test_a_setting_changed_just_before_a_reload_is_kept(new_page: Any, console: 
         polling=200,
         timeout=5000,
     )
-    time.sleep(0.5)  # the server's copy has been read by now: it must not win
+    page.wait_for_function(KEPT)  # the server's copy has been read: it must not win
     assert page.evaluate("document.documentElement.dataset.theme") == "navy"
     assert page.get_by_label("Midnight Navy").is_checked()
     # an older copy on the server never overwrites this browser's newer one
@@ -164,7 +165,7 @@ def test_a_setting_changed_just_before_a_reload_is_kept(new_page: Any, console: 
     )
     page.reload()
     page.wait_for_selector(".page.settings")
-    time.sleep(0.8)
+    page.wait_for_function(KEPT)  # the server's copy read, and this newer one sent back
     assert page.evaluate("document.documentElement.dataset.theme") == "navy"
     server = page.evaluate("async () => (await (await fetch('/api/me/settings')).json()).theme")
     assert server == "navy", "the browser's newer copy should have been sent back"
@@ -176,7 +177,7 @@ def test_the_accounts_felt_shows_from_the_first_paint(new_page: Any, console: An
     sign_in_as_guest(page)
     page.goto("/#/settings")
     page.get_by_label("Royal Crimson").check()
-    time.sleep(0.5)
+    page.wait_for_function(KEPT)  # the account keeps the crimson felt
     page.add_init_script(
         """window.__themes = [];
            const note = () => window.__themes.push(document.documentElement.dataset.theme);
@@ -187,7 +188,7 @@ def test_the_accounts_felt_shows_from_the_first_paint(new_page: Any, console: An
     page.goto("/#/")
     page.reload()
     page.wait_for_selector(".page.lobby")
-    time.sleep(0.5)
+    page.wait_for_function(KEPT)  # the account's copy has been read: no late change
     seen = page.evaluate("window.__themes")
     assert seen and set(seen) == {"crimson"}, seen
     body = page.evaluate("getComputedStyle(document.body).backgroundImage")

@@ -119,7 +119,8 @@ def test_a_win_unlocks_a_back_the_profile_evaluates_and_the_archon_is_named(
     assert page.evaluate("document.documentElement.dataset.back") == "lattice"
     assert page.locator(".preview .back-lattice").count() == 1
     shot(page, "progress-settings-unlocked")
-    page.wait_for_timeout(600)  # the change is sent a third of a second after it is made
+    # the change goes out a third of a second after it is made: wait until it is kept
+    page.wait_for_function("() => document.documentElement.dataset.settings === 'kept'")
     settings = page.request.get("/api/me/settings").json()
     assert settings["back"] == "lattice"
 

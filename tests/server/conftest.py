@@ -3,8 +3,9 @@ on a temporary SQLite file and on a fresh PostgreSQL database (``database_url``)
 
 from __future__ import annotations
 
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -117,6 +118,16 @@ def make_table(client: TestClient, token: str, **body: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json=body, headers=as_(token))
     assert response.status_code == 201, response.text
     return response.json()
+
+
+def eventually(check: Callable[[], object], what: str, seconds: float = 30.0) -> None:
+    """Wait until ``check()`` holds: a state the server reaches on its own (a bot that
+    finishes a game, a grace period that runs out), polled against a deadline rather
+    than trusted to come within a fixed sleep; ``what`` names it if it never comes."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {seconds:g} s"
+        time.sleep(0.02)
 
 
 def until(ws: Any, kind: str, **match: Any) -> dict[str, Any]:

@@ -86,10 +86,9 @@ def test_rated_games_are_analysed_and_stored(client: TestClient) -> None:
         assert 0.0 <= d["after"] <= d["before"] <= 1.0
     assert done["analysis"]["thresholds"] == {"inaccuracy": 0.05, "mistake": 0.1, "blunder": 0.2}
 
-    started = time.monotonic()
     again = client.post(f"/api/tables/{table_id}/analysis?seat=0", headers=as_(creator))
-    assert again.status_code == 200 and again.json() == done  # stored: instant, the same
-    assert time.monotonic() - started < 1.0
+    # stored: the answer is the same finished analysis at once, not a new one "running"
+    assert again.status_code == 200 and again.json() == done
 
     stranger_id, stranger = guest(client)
     refused = client.post(f"/api/tables/{table_id}/analysis?seat=0", headers=as_(stranger))

@@ -142,9 +142,10 @@ def test_a_dropped_player_gets_a_bot_after_the_grace_and_the_seat_back(
         else:
             raise AssertionError("no presence message shows the stand-in")
         dropped_at = actor.version
-        for _ in range(200):  # play seat 0 until the bot has played a turn for seat 1
-            if 1 in actor.state.movers[dropped_at:] or actor.game.is_over:
-                break
+        deadline = time.monotonic() + 30
+        # play seat 0 until the bot has played a turn for seat 1
+        while not (1 in actor.state.movers[dropped_at:] or actor.game.is_over):
+            assert time.monotonic() < deadline, "the stand-in never played for seat 1"
             if actor.game.current_player == 0:
                 version = actor.version
                 ws0.send_json(

@@ -25,7 +25,7 @@ from crazy_eights.server.matchmaking import (
     groups,
 )
 
-from .conftest import SettingsFactory, as_, guest
+from .conftest import SettingsFactory, as_, eventually, guest
 
 KEY = QueueKey("classic", 4, "match")
 
@@ -215,8 +215,10 @@ def test_a_socket_that_goes_away_cancels_its_ticket(
     join(client, token, ruleset="classic", players=2)
     with client.websocket_connect("/ws/match", headers=as_(token)) as ws:
         ws.receive_json()
-    time.sleep(0.6)
-    assert client.get("/api/match", headers=as_(token)).json() is None
+    eventually(
+        lambda: client.get("/api/match", headers=as_(token)).json() is None,
+        "the ticket dropped after its socket went away",
+    )
     assert client.get("/api/tables").json() == []
 
 

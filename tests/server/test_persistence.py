@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-import time
 from typing import Any
 
 import httpx
@@ -20,7 +19,7 @@ from crazy_eights.server.room import Room
 
 from ..adversarial.loopback import free_port, start_server
 from ..conftest import run_async
-from .conftest import SettingsFactory, as_, guest, make_table, until
+from .conftest import SettingsFactory, as_, eventually, guest, make_table, until
 
 
 def test_restart_rebuilds_unfinished_tables(fast_settings: SettingsFactory) -> None:
@@ -60,11 +59,7 @@ def test_finished_games_make_records_and_leaving_is_a_loss(client: TestClient) -
     response = client.post(f"/api/tables/{table['id']}/leave", headers=as_(token))
     assert response.json()["seats"][0]["left"] is True
     actor = client.app.state.room.tables.get(table["id"])  # type: ignore[attr-defined]
-    for _ in range(400):
-        if actor.status == "finished":
-            break
-        time.sleep(0.01)
-    assert actor.status == "finished"
+    eventually(lambda: actor.status == "finished", "the bot finishing the game")
     records = client.get(f"/api/accounts/{account}/records").json()["records"]
     assert records[0]["games"] == 1 and records[0]["wins"] == 0 and records[0]["streak"] == 0
     history = client.get(f"/api/accounts/{account}/history").json()

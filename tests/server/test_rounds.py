@@ -17,7 +17,7 @@ from crazy_eights.server import create_app
 from crazy_eights.server import sockets as socket_module
 from crazy_eights.server.table import messages
 
-from .conftest import SettingsFactory, as_, guest, make_table, until
+from .conftest import SettingsFactory, as_, eventually, guest, make_table, until
 
 MATCH = {"ruleset": "classic", "players": 3, "mode": "match", "target": 500}
 
@@ -189,10 +189,10 @@ def test_bots_and_absent_players_never_hold_up_the_table(fast_settings: Settings
                 until(ws1, "welcome")
                 play_to_round_end(actor, {0: ws0, 1: ws1})
             # seat 1's socket closed: it no longer holds the table
-            for _ in range(50):
-                if actor.state.rounds.waiting(actor.seats, actor.members.at) == [0]:
-                    break
-                time.sleep(0.02)
+            eventually(
+                lambda: actor.state.rounds.waiting(actor.seats, actor.members.at) == [0],
+                "the pause waiting for seat 0 alone",
+            )
             ws0.send_json({"type": "next_round"})
             until(ws0, "pause", pause=None)
             assert not actor.state.rounds.active

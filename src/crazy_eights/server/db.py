@@ -434,9 +434,13 @@ class Writer:
         self._task = asyncio.create_task(self._run(), name="db-writer")
 
     async def stop(self) -> None:
+        """Commit every row queued so far, then stop. The queue empties when the last
+        batch is taken, not when it is committed: wait for the batch itself (or for a
+        writer that has died), so a row written just before shutdown is not lost."""
         if self._task is not None:
-            while not self._queue.empty():
-                await asyncio.sleep(0.01)
+            written = asyncio.ensure_future(self._queue.join())
+            await asyncio.wait({written, self._task}, return_when=asyncio.FIRST_COMPLETED)
+            written.cancel()
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -471,6 +475,7 @@ class Writer:
                 items.append(self._queue.get_nowait())
             errors = await self._commit(items)
             for (_, _, future), error in zip(items, errors, strict=True):
+                self._queue.task_done()
                 if future is None or future.done():
                     continue
                 if error is None:

@@ -69,16 +69,42 @@ function lastAccount() {
 }
 
 let unsent = null; // the body of a PUT not sent yet
+let sending = 0; // PUTs on their way
+
+/** Say on <html data-settings> where this browser's settings stand: "browser" (kept here
+ * only), "reading" (the account's copy is being read), "sending" (a change is on its
+ * way), "kept" (the server holds what this browser has) or "unsaved" (a PUT failed).
+ * No page needs it; it lets the browser tests wait for the moment they mean. */
+function mark(state) {
+  document.documentElement.dataset.settings = state;
+}
+
+/** After a read or a PUT: "kept" once nothing is waiting to go out. */
+function settle(failed = false) {
+  mark(unsent || sending ? "sending" : failed ? "unsaved" : "kept");
+}
 
 function send(body, keepalive = false) {
   unsent = null;
-  return api("/api/me/settings", { method: "PUT", body, keepalive }).catch(() => {});
+  sending += 1;
+  mark("sending");
+  return api("/api/me/settings", { method: "PUT", body, keepalive }).then(
+    () => {
+      sending -= 1;
+      settle();
+    },
+    () => {
+      sending -= 1;
+      settle(true);
+    },
+  );
 }
 
 function push() {
   clearTimeout(pushTimer);
   const key = accountKey;
   unsent = { ...current };
+  mark("sending");
   pushTimer = setTimeout(() => {
     if (key === accountKey && unsent) send(unsent);
   }, 300);
@@ -122,14 +148,16 @@ export async function useAccount(account) {
     apply();
     for (const fn of listeners) fn(current, {});
   }
-  if (!account || !(await serverKeepsSettings())) return;
+  if (!account) return mark("browser");
+  mark("reading");
+  if (!(await serverKeepsSettings())) return mark("browser");
   let data;
   try {
     data = await api("/api/me/settings");
   } catch {
-    return;
+    return mark("browser");
   }
-  if (key !== accountKey) return;
+  if (key !== accountKey) return; // another account's turn: it says where it stands
   remote = true;
   const stored = known(data && data.settings !== undefined ? data.settings : data);
   if (!Object.keys(stored).length || (stored.savedAt || 0) < current.savedAt) {
@@ -138,11 +166,12 @@ export async function useAccount(account) {
     push();
     return;
   }
-  if ((stored.savedAt || 0) === current.savedAt && !changed) return;
+  if ((stored.savedAt || 0) === current.savedAt && !changed) return settle();
   current = { ...current, ...stored };
   saveLocal();
   apply();
   for (const fn of listeners) fn(current, stored);
+  settle();
 }
 
 /** Where the settings are kept now: "account" (the server) or "browser". */

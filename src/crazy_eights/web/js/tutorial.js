@@ -23,39 +23,54 @@ export class Coach {
     this.onDone = onDone;
     this.box = null;
     this.table = null;
+    this.current = null; // the key of the tip on show
+    this.button = null;
   }
 
   destroy() {
     if (this.box) this.box.hidden = true;
   }
 
-  /** Queue a tip the first time its moment comes; tips show one at a time. */
+  /** Queue a tip the first time its moment comes; tips show one at a time. An urgent
+   * tip (what to do on this very turn) goes first and takes the place of the tip on
+   * show, except the welcome: that stays until the player closes it, the urgent tip
+   * right behind it, so the first thing a newcomer reads is always the welcome. */
   show(key, table, extra = "", urgent = false) {
     if (this.seen.has(key)) return false;
     this.seen.add(key);
     this.table = table;
     if (urgent) this.queue.unshift([key, extra]);
     else this.queue.push([key, extra]);
-    if (urgent || !this.box || this.box.hidden) this.next();
+    const free = !this.box || this.box.hidden;
+    if (free || (urgent && this.current !== "welcome")) this.next();
+    else this.label();
     return true;
   }
 
+  /** Show the next queued tip, or hide the box when none is left. */
   next() {
     const box = this.table.el.coach;
     this.box = box;
     const item = this.queue.shift();
     if (!item) {
+      this.current = null;
+      delete box.dataset.tip;
       box.hidden = true;
       return;
     }
     const [key, extra] = item;
     const [title, text] = TIPS[key];
+    this.current = key;
+    box.dataset.tip = key; // which tip is on show, for the browser tests
     box.hidden = false;
-    box.replaceChildren(
-      h("strong", { text: title }),
-      h("p", { text: `${text}${extra}` }),
-      h("button", { class: "btn small", type: "button", text: this.queue.length ? "Next tip" : "Got it", onclick: () => this.next() }),
-    );
+    this.button = h("button", { class: "btn small", type: "button", onclick: () => this.next() });
+    box.replaceChildren(h("strong", { text: title }), h("p", { text: `${text}${extra}` }), this.button);
+    this.label();
+  }
+
+  /** The button says whether another tip waits behind the one on show. */
+  label() {
+    if (this.button) this.button.textContent = this.queue.length ? "Next tip" : "Got it";
   }
 
   update(table, prev) {
@@ -63,6 +78,7 @@ export class Coach {
     const v = st.view;
     if (v.over) {
       this.queue = [];
+      this.current = null; // the end of the game is shown whatever tip is open
       this.show("done", table, "", true);
       this.onDone();
       return;
