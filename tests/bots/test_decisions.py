@@ -3,10 +3,10 @@
 A refactoring of the bots (knowledge, scoring, search) must not change their play: for
 positions of every ruleset reached from fixed seeds, ``golden/decisions.json`` holds
 each seat's knowledge (a digest of its fields), the heuristic's score of every move
-(exact floats), the heuristic bot's move, and the search bot's move on a fixed number of
+(exact floats), the heuristic bot's move, the search bot's move on a fixed number of
 iterations in three configurations (sequential halving, UCB at the root, opponents
-played by the rollout policy), and a game analysis's move values. If a change of play
-is intended, regenerate the file with
+played by the rollout policy), and a game analysis's move values (to 12 digits). If a
+change of play is intended, regenerate the file with
 ``DECISIONS_UPDATE=1 python -m pytest tests/bots/test_decisions.py`` and say so.
 """
 
@@ -70,7 +70,7 @@ def decisions(rules: Rules, seed: int) -> list[dict[str, Any]]:
             record[label] = make_bot("ismcts", seed=k, **options).choose(view, legal).text
         if k % 4 == 0 and len(moves) > 1:
             values = IsmctsBot(seed=k).move_values(view, moves, worlds=6)
-            record["values"] = {m.text: repr(v) for m, v in values.items()}
+            record["values"] = {m.text: f"{v:.12g}" for m, v in values.items()}
         out.append(record)
     return out
 
