@@ -187,8 +187,13 @@ def test_waiting_room_and_spectator_layout(new_page: Any, console: Any) -> None:
     watcher.wait_for_selector(".player.bottom-seat")
     for side in ("left", "top", "right"):
         assert watcher.locator(f".opp-{side} .player").count() == 1, side
-    top = watcher.locator(".opp-top .player").bounding_box()
-    bottom = watcher.locator(".player.bottom-seat").bounding_box()
+    # both boxes read in one frame: the panels are drawn anew with every state the bots make
+    top, bottom = watcher.evaluate(
+        """() => [".opp-top .player", ".player.bottom-seat"].map((sel) => {
+            const r = document.querySelector(sel).getBoundingClientRect();
+            return {y: r.y, height: r.height};
+        })"""
+    )
     assert bottom["y"] > top["y"] + top["height"] * 3
     shot(watcher, "spectator-four")
     assert console.errors == []
