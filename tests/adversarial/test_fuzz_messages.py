@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 from starlette.websockets import WebSocketDisconnect
 
-from crazy_eights.server import sockets
+from crazy_eights.server.api import table_socket as sockets
 from crazy_eights.server.protocol import ClientMessage
 
 from .inprocess import as_, guest, make_table, room, room_of, until

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from crazy_eights.server import sockets
+from crazy_eights.server.api import table_socket as sockets
 
 from .inprocess import as_, guest, make_table, open_table_of_two, room, until
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.api import table_socket as socket_module
 from crazy_eights.server.cluster import wire
 from crazy_eights.server.table import ops
 

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from crazy_eights.server import create_app
-from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.api import table_socket as socket_module
 from crazy_eights.server.table import messages
 
 from .conftest import SettingsFactory, as_, eventually, guest, make_table, until

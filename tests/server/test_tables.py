@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.engine import Move
-from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.api import table_socket as socket_module
 from crazy_eights.server.protocol import ServerMessage
 from crazy_eights.server.table.ops import Timeout
 

@@ -17,8 +17,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from . import sockets
-from .api import achievements, analysis, auth, evaluation, lobby, match, meta, records
+from .api import (
+    achievements,
+    analysis,
+    auth,
+    evaluation,
+    lobby,
+    match,
+    meta,
+    records,
+    table_socket,
+)
 from .errors import ApiError
 from .messages import http_error, readable
 from .room import Room
@@ -106,7 +115,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         analysis.router,
         evaluation.router,
         achievements.router,
-        sockets.router,
+        table_socket.router,
         meta.router,
     ):
         app.include_router(router)

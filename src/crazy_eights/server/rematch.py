@@ -1,6 +1,6 @@
 """Rematches: the one follow-up table of a finished table, made or found for each asker.
 
-The finished table runs each ask as an operation (``TableActor._on_rematch``), so asks
+The finished table runs each ask as an operation (``table/rematcher.on_rematch``), so asks
 at one table are answered one at a time; the follow-up is named in the finished table's
 row by a conditional update (``TableStore.claim_rematch``), so even asks that do not meet
 there (two nodes, or a table unloaded in between) make one table. A finished table that

@@ -2,5 +2,5 @@
 ``match``, ``records``, ``analysis``, ``evaluation``, ``achievements``, ``meta``).
 
 A route reads its request, asks a service of the room (``deps.RoomDep``) and answers;
-the services hold no routes. The table's own socket is ``server/sockets.py``.
+the services hold no routes. The table's own socket is ``table_socket.py``.
 """

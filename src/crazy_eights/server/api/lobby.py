@@ -21,11 +21,11 @@ from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
 from ..security import origin_allowed
-from ..sockets import opener
 from ..table import ops
 from ..table.store import Spec
 from ..tables import TableHandle, Tables
 from .deps import CurrentAccount, OptionalAccount, RoomDep, room_of
+from .table_socket import opener
 
 
 class BotSeat(BaseModel):

@@ -23,10 +23,10 @@ from ..matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
 from ..protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
 from ..quickplay import JOIN_RATE, rating
 from ..security import origin_allowed
-from ..sockets import TRY_AGAIN, opener
 from ..table.ops import Describe
 from .deps import CurrentAccount, RoomDep, room_of
 from .lobby import answer_pings
+from .table_socket import TRY_AGAIN, opener
 
 router = APIRouter(tags=["matchmaking"])
 

@@ -26,7 +26,7 @@ process that is ``fanout.LocalFanout`` over ``fanout.LocalSockets``, which holds
 the node named by ``member.node``, whose ``LocalFanout`` hands it on.
 
 **How to add a transport** (a chat host's bot on IRC or Matrix, beside the WebSockets of
-``sockets.py``): give each person at a table a ``Link`` (``send`` one text, ``close``
+``api/table_socket.py``): give each person at a table a ``Link`` (``send`` one text, ``close``
 with a code) that renders the table's JSON messages in the transport's own words; add
 it to the process's ``LocalSockets`` under the member's id when the member is made, and
 remove it when it goes; then drive the table with operations as above. Nothing in the

@@ -11,16 +11,16 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from .api.deps import room_of
-from .auth import COOKIE, token_hash
-from .connection import Conn
-from .errors import ApiError
-from .protocol import ErrorOut, ProtocolError, parse_client
-from .ratelimit import Guard, Verdict
-from .security import origin_allowed
-from .table.members import Member
-from .table.ops import Join, Joined, Part, from_client
-from .tables import TableHandle
+from ..auth import COOKIE, token_hash
+from ..connection import Conn
+from ..errors import ApiError
+from ..protocol import ErrorOut, ProtocolError, parse_client
+from ..ratelimit import Guard, Verdict
+from ..security import origin_allowed
+from ..table.members import Member
+from ..table.ops import Join, Joined, Part, from_client
+from ..tables import TableHandle
+from .deps import room_of
 
 RATE = 20.0  # messages a second per socket
 BURST = 40.0
