@@ -85,7 +85,7 @@ def test_the_name_rules_see_the_modules() -> None:
     assert "server/table/actor.py" in units and "engine/shedding.py" in units
     assert "table/actor.py" in units["server/table/actor.py"]
     assert "server/migrations/" in units
-    assert "js/table.js" not in units and "web/js/table.js" in browser_units()
+    assert "js/table/index.js" not in units and "web/js/table/index.js" in browser_units()
     assert missing_modules("`engine/shedding.py`, `table.js`") != missing_modules("")
     assert "server/app.py" not in missing_modules("`app.py`")
     assert "server/table/actor.py" in missing_modules("`actor.py`")
