@@ -4,37 +4,24 @@ process runs any more (finished, or not loaded)."""
 from __future__ import annotations
 
 from ..protocol import SeatInfo, TableInfo
-from ..table.seats import bot_names
+from ..table.messages import info_of
 from .games import StoredGame
+from .tables import record_of
 
 
 def stored_info(game: StoredGame) -> TableInfo:
     """A stored table's settings and seats (load it with ``seats`` and ``move_count``);
     bots are named as a live table names them, nobody is shown connected."""
-    row = game.row
-    names = bot_names([s.bot_level for s in game.seats])
-    return TableInfo(
-        id=row.id,
-        name=row.name,
-        ruleset=row.ruleset,
-        rules=row.rules,
-        status=row.status,
-        public=row.public,
-        rated=not row.hints,
-        hints=row.hints,
-        takeover_after=row.takeover_after,
-        creator=row.creator_id,
-        seats=[
-            SeatInfo(
-                seat=s.seat,
-                account=s.account_id,
-                name=bot_name or s.display_name,
-                avatar=s.avatar,
-                bot=s.bot_level,
-                left=s.left,
-            )
-            for s, bot_name in zip(game.seats, names, strict=True)
-        ],
-        version=game.move_count,
-        created_at=row.created_at,
-    )
+    record = record_of(game)
+    seats = [
+        SeatInfo(
+            seat=s.seat,
+            account=s.account_id,
+            name=s.name,
+            avatar=s.avatar,
+            bot=s.bot,
+            left=s.left,
+        )
+        for s in record.seats
+    ]
+    return info_of(record, seats, version=game.move_count)

@@ -95,7 +95,7 @@ class SqlTableStore:
     async def load(self, table_id: str) -> TableRecord | None:
         async with self.engine.connect() as conn:
             game = await load_game(conn, table_id, "seats", "moves", "chat")
-        return None if game is None else _record(game)
+        return None if game is None else record_of(game)
 
     async def unfinished(self) -> list[str]:
         query = sa.select(db.tables.c.id).where(db.tables.c.status.in_(("open", "playing")))
@@ -217,8 +217,9 @@ async def _mark_finished(conn: AsyncConnection, table_id: str, result: Mapping[s
     return bool(done.rowcount)
 
 
-def _record(game: StoredGame) -> TableRecord:
-    """A stored table as the table core rebuilds it."""
+def record_of(game: StoredGame) -> TableRecord:
+    """A stored table as the table core rebuilds it (its moves and chat as far as
+    ``game`` was loaded with them)."""
     row = game.row
     seats = Seats(
         [

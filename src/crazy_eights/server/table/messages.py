@@ -26,7 +26,7 @@ from ..protocol import (
 )
 from .members import Member
 from .state import TableState
-from .store import ChatLine
+from .store import ChatLine, TableRecord
 
 
 def dumps(data: Any) -> str:
@@ -35,23 +35,42 @@ def dumps(data: Any) -> str:
 
 
 def table_info(table: TableState, *, for_account: int | None = None) -> TableInfo:
-    """The table's settings and seats; the invite code only for its creator."""
+    """A live table's settings and seats; the invite code only for its creator."""
     creator = for_account is not None and for_account == table.creator
+    return info_of(
+        table,
+        [seat_info(table, s.seat) for s in table.seats],
+        version=table.version,
+        spectators=table.members.spectators,
+        invite=table.invite if creator else None,
+    )
+
+
+def info_of(
+    table: TableRecord | TableState,
+    seats: list[SeatInfo],
+    *,
+    version: int,
+    spectators: int = 0,
+    invite: str | None = None,
+) -> TableInfo:
+    """The one place a ``TableInfo`` is made, from a live table's state or a stored
+    table's record (``records.info``), with its seats as the caller sees them."""
     return TableInfo(
         id=table.id,
         name=table.spec.name,
-        ruleset=table.rules.ruleset,
-        rules=table.rules.to_dict(),
+        ruleset=table.spec.rules.ruleset,
+        rules=table.spec.rules.to_dict(),
         status=table.status,
         public=table.spec.public,
         rated=table.spec.rated,
         hints=table.spec.hints,
         takeover_after=table.spec.takeover_after,
         creator=table.creator,
-        invite=table.invite if creator else None,
-        seats=[seat_info(table, s.seat) for s in table.seats],
-        spectators=table.members.spectators,
-        version=table.version,
+        invite=invite,
+        seats=seats,
+        spectators=spectators,
+        version=version,
         created_at=table.created_at,
     )
 
