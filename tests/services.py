@@ -1,9 +1,10 @@
-"""Throwaway PostgreSQL, Redis and nginx servers on 127.0.0.1, for the tests and for CI.
+"""Throwaway PostgreSQL, Redis, nginx and IRC (ngircd) servers on 127.0.0.1, for the tests
+and for CI.
 
 Each server keeps everything (data, logs, pid file) in a temporary folder of its own,
 listens on a free loopback port and leaves nothing behind once stopped; the machine's
 own clusters and configuration are never read or touched. Only Debian's binaries are
-needed (``postgresql``, ``redis-server``, ``nginx-light`` or ``nginx``). PostgreSQL
+needed (``postgresql``, ``redis-server``, ``nginx-light`` or ``nginx``, ``ngircd``). PostgreSQL
 refuses to run as root, so under root it runs as the ``postgres`` user.
 
 From the shell (``.ci/run``), with the repository as the working directory::
@@ -324,6 +325,68 @@ class Nginx:
 
     def stop(self) -> None:
         _stop_pid_file(self.folder / "nginx.pid", signal.SIGTERM)
+
+
+NGIRCD_CONF = """\
+[Global]
+Name = irc.test
+Info = a throwaway IRC server for the tests
+Listen = 127.0.0.1
+Ports = {port}
+MotdPhrase = tests only
+[Limits]
+MaxNickLength = 30
+PingTimeout = 120
+MaxPenaltyTime = {penalty}
+[Options]
+PAM = no
+Ident = no
+DNS = no
+"""
+
+
+class Ngircd:
+    """Debian's ngircd in the foreground (a child of this process) on a free loopback
+    port, its configuration and log in ``folder``. ``penalty=0`` turns off ngircd's own
+    flood penalties, so that scripted clients and the host (paced by its own token
+    bucket) are not slowed by the server; ``restart()`` is a netsplit on the same port.
+    """
+
+    def __init__(self, folder: Path, port: int | None = None, *, penalty: int = 0) -> None:
+        self.folder = folder
+        self.port = port or 0
+        self.penalty = penalty
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> int:
+        binary = _binary("ngircd", "ngircd")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        conf = self.folder / "ngircd.conf"
+        conf.write_text(NGIRCD_CONF.format(port=self.port, penalty=self.penalty))
+        with (self.folder / "ngircd.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                [str(binary), "-n", "-f", str(conf)], stdout=out, stderr=subprocess.STDOUT
+            )
+        process = self.process
+        wait_for_port(self.port, 30, alive=lambda: process.poll() is None)
+        return self.port
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def restart(self) -> None:
+        """Stop and start again on the same port: every client is cut off."""
+        self.stop()
+        self.start()
 
 
 def start(folder: Path) -> dict[str, str]:

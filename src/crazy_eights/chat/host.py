@@ -79,7 +79,7 @@ class NetworkLink:
             return
         admitted = self.gate.admit(nick.lower())
         if admitted is None:
-            self.outbox.put([Line(nick, "slow down: your commands wait a little", True)])
+            self.outbox.put([Line(nick, "slow down: your commands are ignored for a moment", True)])
         if not admitted:
             return
         if isinstance(cmd, Unknown):
@@ -215,7 +215,9 @@ class NetworkLink:
         loop = asyncio.get_running_loop()
         delay = max(0.0, due - self.host.clock())
         channel = place.table.channel
-        place.timer = loop.call_later(delay, self.host.spawn, self._in_table(channel, _wake))
+        place.timer = loop.call_later(
+            delay, lambda: self.host.spawn(self._in_table(channel, _wake))
+        )
 
 
 async def _sync(lines: list[Line]) -> list[Line]:
