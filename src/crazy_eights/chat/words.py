@@ -100,6 +100,4 @@ def read_play(text: str) -> SaidMove:
         if declared is not None:
             assert move.card is not None
             move = Move.play(move.card, declared, call=move.call)
-    if words[used - 1].endswith("!") and not move.call and move.is_play:
-        move = move.with_call()  # "joker!" says the call as the notation does
     return SaidMove(move, " ".join(words[used:]))
