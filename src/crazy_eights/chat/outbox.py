@@ -34,7 +34,7 @@ def cut(text: str, limit: int) -> list[str]:
     while len(rest.encode()) > limit:
         piece = rest.encode()[:limit].decode(errors="ignore")
         space = piece.rfind(" ")
-        if space > 0:
+        if rest[len(piece)] != " " and space > 0:  # mid-word: cut at the last space
             piece = piece[:space]
         out.append(piece)
         rest = rest[len(piece) :].lstrip()
