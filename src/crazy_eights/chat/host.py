@@ -75,7 +75,7 @@ class NetworkLink:
         cmd = read_line(text, prefix)
         if cmd is None:
             if channel is not None:
-                await self._in_table(channel, lambda t: _sync(t.talk(nick, text)))
+                await self._in_table(channel, lambda t: self._talk(t, nick, text))
             return
         admitted = self.gate.admit(nick.lower())
         if admitted is None:
@@ -89,6 +89,14 @@ class NetworkLink:
             await self._private(nick, cmd)
             return
         await self._command(channel, nick, cmd)
+
+    async def _talk(self, table: ChatTable, nick: str, text: str) -> list[Line]:
+        """Conversation: what the table answers (a call noted) counts against the
+        speaker's bucket, so repeating "uno" cannot make the host flood."""
+        lines = table.talk(nick, text)
+        if any(line.private for line in lines) and not self.gate.admit(nick.lower()):
+            return [line for line in lines if not line.private]
+        return lines
 
     async def _private(self, nick: str, cmd: Command) -> None:
         """A command said privately: help, rules and the player's own hand are answered

@@ -351,10 +351,13 @@ class ChatTable:
         return [self._say(f"{seat.name} left: their seat waits {minutes:g} min for them")]
 
     def came_back(self, nick: str) -> list[Line]:
-        """``nick`` joined the channel again: their seat and hand are theirs again."""
+        """``nick`` joined the channel again: their seat and hand are theirs again (a
+        player the host did not see leave, as in a netsplit, gets the hand again)."""
         seat = self.seat_of(nick)
-        if seat is None or seat.away_until is None or self.status != "playing":
+        if seat is None or self.status != "playing":
             return []
+        if seat.away_until is None:  # back after a netsplit, say: the hand again
+            return [self._hand(seat)]
         seat.away_until = None
         seat.standin = False
         seat.timeouts = 0
