@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass, field
 
 import pytest
 
@@ -17,12 +16,13 @@ from crazy_eights.chat.gateway import LocalGateway
 from crazy_eights.chat.host import Host
 from crazy_eights.chat.irc import IrcAdapter
 from crazy_eights.engine import Rules, replay
-from crazy_eights.engine.cards import CARD_TEXT, RANK_NAMES, RANKS, SUIT_NAMES, SUITS
+from crazy_eights.engine.cards import CARD_TEXT
 from crazy_eights.engine.events import Dealt, Drew, PenaltyDrawn, PickedUp
 
 from ..conftest import run_async
 from ..services import Ngircd
 from .ircclient import Msg, Person
+from .scripted import Plan, Room, Turn, drive, examples
 
 pytestmark = pytest.mark.slow
 
@@ -41,138 +41,9 @@ CONFIG = HostConfig(
 )
 
 
-def examples(msg: Msg) -> set[str]:
-    """The example cards of the host's fixed help for a card it could not read."""
-    return {"7H", "TD", "JK", "BJ", "RJ"} if msg.text.startswith("name a card") else set()
-
-
-def from_host(msg: Msg) -> bool:
-    return msg.source == HOST
-
-
-def in_channel(text: str) -> object:
-    return lambda m: from_host(m) and m.target == CHANNEL and text in m.text
-
-
-def notice(text: str) -> object:
-    return lambda m: from_host(m) and m.private and text in m.text
-
-
-def turn_notice(m: Msg) -> bool:
-    return from_host(m) and m.private and m.text.startswith(f"your turn at {CHANNEL}:")
-
-
-def over(m: Msg) -> bool:
-    return from_host(m) and m.target == CHANNEL and m.text.startswith("game over (")
-
-
-@dataclass
-class Turn:
-    """A turn notice read: the hand, the cards marked playable, lead or follow."""
-
-    hand: list[str]
-    playable: list[str]
-    lead: bool
-
-    @classmethod
-    def read(cls, msg: Msg) -> Turn:
-        body = msg.text.split(":", 1)[1].split("(* playable)")[0].split()
-        return cls(
-            hand=[c.rstrip("*") for c in body],
-            playable=[c.rstrip("*") for c in body if c.endswith("*")],
-            lead="- lead" in msg.text,
-        )
-
-    def choice(self) -> tuple[str, str | None]:
-        """The first playable card that is not a joker (else a joker and a suit to name)."""
-        plain = [c for c in self.playable if c not in ("BJ", "RJ", "JK")]
-        if plain:
-            return plain[0], None
-        card = self.playable[0]
-        return card, ({"BJ": "S", "RJ": "H", "JK": "D"}[card] if self.lead else None)
-
-
-def words(card: str, suit: str | None) -> str:
-    """alice says her cards in words: 'seven of hearts', 'black joker spades'."""
-    jokers = {"BJ": "black joker", "RJ": "red joker", "JK": "joker"}
-    text = (
-        jokers.get(card)
-        or f"{RANK_NAMES[RANKS.index(card[0])]} of {SUIT_NAMES[SUITS.index(card[1])]}"
-    )
-    return text + (f" {SUIT_NAMES[SUITS.index(suit)]}" if suit else "")
-
-
-def spelled(nick: str, card: str, suit: str | None) -> str:
-    """Each person spells cards their own way: words, lower case, or 10 and a symbol."""
-    if nick == "alice":
-        return words(card, suit)
-    if nick == "bob":
-        return card.lower() + (f":{suit.lower()}" if suit else "")
-    symbol = dict(zip(SUITS, "\u2660\u2665\u2666\u2663", strict=True))
-    text = "10" + card[1:] if card[0] == "T" else card
-    if card not in ("BJ", "RJ", "JK"):
-        text = text[:-1] + symbol[text[-1]]
-    return text + (f" {SUIT_NAMES[SUITS.index(suit)]}" if suit else "")
-
-
-@dataclass
-class Plan:
-    """The game's scripted happenings, and what was seen of them."""
-
-    false_call_done: bool = False
-    idle_done: bool = False
-    free_calls: int = 0
-    line_calls: int = 0
-    turns: dict[str, int] = field(default_factory=dict)
-
-
-async def drive(p: Person, plan: Plan, start: int) -> None:
-    """Play ``p``'s turns to the end of the game, with the plan's happenings."""
-    cursor = start
-    while True:
-        msg = await p.wait_for(lambda m: turn_notice(m) or over(m), since=cursor, timeout=120)
-        cursor = msg.index + 1
-        if over(msg):
-            return
-        if any(turn_notice(m) or over(m) for m in p.lines[cursor:]):
-            continue  # a newer notice came meanwhile: act on that one
-        turn = Turn.read(msg)
-        plan.turns[p.nick] = plan.turns.get(p.nick, 0) + 1
-        if (
-            p.nick == "carol"
-            and not plan.idle_done
-            and len(turn.playable) >= 2
-            and len(turn.hand) > 2
-        ):
-            plan.idle_done = True  # say nothing: the host reminds, then skips
-            mark = p.mark()
-            await p.wait_for(in_channel("carol, your turn:"), since=mark)
-            await p.wait_for(in_channel("carol is skipped"), since=mark, timeout=2 * TURN)
-            continue
-        card, suit = turn.choice()
-        line = f"!play {spelled(p.nick, card, suit)}"
-        if len(turn.hand) == 2:  # this play leaves one card: call it (G7)
-            if plan.free_calls <= plan.line_calls:
-                plan.free_calls += 1
-                mark = p.mark()
-                p.say(CHANNEL, "I have 1 card left!")
-                await p.wait_for(in_channel(f"noted: {p.nick} calls last card"), since=mark)
-            else:
-                plan.line_calls += 1
-                line += " last card!"
-        elif p.nick == "bob" and not plan.false_call_done and len(turn.hand) >= 3:
-            plan.false_call_done = True
-            mark = p.mark()
-            p.say(CHANNEL, "uno!")
-            await p.wait_for(in_channel("noted: bob calls last card"), since=mark)
-        mark = p.mark()
-        p.say(CHANNEL, line)
-        await p.wait_for(
-            lambda m: (
-                from_host(m) and f"{p.nick} " in m.text and ("plays" in m.text or "leads" in m.text)
-            ),
-            since=mark,
-        )
+ROOM = Room(CHANNEL, HOST, TURN)
+from_host, in_channel, notice = ROOM.from_host, ROOM.in_channel, ROOM.notice
+turn_notice, over = ROOM.turn_notice, ROOM.over
 
 
 async def game(server_port: int) -> None:
@@ -276,7 +147,7 @@ async def play(people: dict[str, Person], gateway: LocalGateway) -> None:
     await back.wait_for(notice(f"{CHANNEL}:"), since=marks["alice"])
 
     plan = Plan()
-    drivers = [drive(people[n], plan, marks[n]) for n in ("alice", "bob", "carol")]
+    drivers = [drive(people[n], plan, marks[n], ROOM) for n in ("alice", "bob", "carol")]
     await asyncio.wait_for(asyncio.gather(*drivers), 300)
 
     channel = [m.text for m in dave.lines if from_host(m) and m.target == CHANNEL]
