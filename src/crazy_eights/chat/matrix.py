@@ -15,16 +15,19 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import nio
 
 from .host import Host, NetworkLink
-from .outbox import Line
+from .outbox import Line, merge
 
 log = logging.getLogger(__name__)
 MODERATOR_LEVEL = 50
+MESSAGE_BYTES = 4000
+"""The longest message the host sends after merging lines."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,12 +108,18 @@ class MatrixAdapter:
         await self.client.sync_forever(timeout=30000)
 
     async def _send_all(self) -> None:
+        """Send the queued lines in order; lines for one place that queued up while a
+        message was on its way go out as one message (a Matrix message is long)."""
         while True:
-            line = await self._outgoing.get()
-            try:
-                await self._send(line)
-            except Exception:
-                log.exception("%s: a line was not sent", self.name)
+            waiting = deque([await self._outgoing.get()])
+            while not self._outgoing.empty():
+                waiting.append(self._outgoing.get_nowait())
+            while waiting:
+                line = merge(waiting, MESSAGE_BYTES)
+                try:
+                    await self._send(line)
+                except Exception:
+                    log.exception("%s: a line was not sent", self.name)
 
     async def _send(self, line: Line) -> None:
         if line.private:
