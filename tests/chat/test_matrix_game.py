@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from crazy_eights.chat.config import HostConfig
+from crazy_eights.chat.config import HostConfig, MatrixNetwork
 from crazy_eights.chat.gateway import LocalGateway
 from crazy_eights.chat.host import Host
 from crazy_eights.engine import Rules, replay
@@ -48,7 +48,7 @@ def synapse(tmp_path: Path) -> Iterator[Synapse]:
 
 
 async def game(server: Synapse, passwords: dict[str, str]) -> None:
-    from crazy_eights.chat.matrix import MatrixAdapter, MatrixNetwork
+    from crazy_eights.chat.matrix import MatrixAdapter
 
     from .matrixclient import Person
 

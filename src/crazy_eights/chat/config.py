@@ -112,6 +112,17 @@ class IrcNetwork:
         )
 
 
+@dataclass(frozen=True, kw_only=True)
+class MatrixNetwork:
+    """A homeserver, the host's user id, and its rooms; the password comes from
+    ``CE_CHAT_MATRIX_PASSWORD`` or the settings file, never the command line."""
+
+    homeserver: str
+    user: str
+    rooms: tuple[str, ...]
+    password: str | None = field(default=None, repr=False)
+
+
 _FIELDS = {f.name: f for f in dataclasses.fields(HostConfig)}
 
 

@@ -16,11 +16,11 @@ import contextlib
 import logging
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from typing import Any
 
 import nio
 
+from .config import MatrixNetwork
 from .host import Host, NetworkLink
 from .outbox import Line, merge
 
@@ -28,17 +28,6 @@ log = logging.getLogger(__name__)
 MODERATOR_LEVEL = 50
 MESSAGE_BYTES = 4000
 """The longest message the host sends after merging lines."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class MatrixNetwork:
-    """A homeserver, the host's user id, and its rooms; the password comes from
-    ``CE_CHAT_MATRIX_PASSWORD`` or the settings file, never the command line."""
-
-    homeserver: str
-    user: str
-    rooms: tuple[str, ...]
-    password: str | None = field(default=None, repr=False)
 
 
 class MatrixAdapter:
