@@ -106,15 +106,25 @@ def test_config_from_variables_and_file(tmp_path: object) -> None:
     assert (network.nick, network.port, network.channels) == ("dealer", 6668, ("#cards", "#eights"))
 
 
-async def _table(clock: Clock) -> tuple[ChatTable, LocalGateway]:
-    read = read_new("cycles 2 30")
+async def _table(
+    clock: Clock, nicks: tuple[str, ...] = ("ann", "ben")
+) -> tuple[ChatTable, LocalGateway]:
+    read = read_new(f"cycles {len(nicks)} 30")
     assert not isinstance(read, str)
     gateway = LocalGateway()
     config = HostConfig(turn_seconds=10, away_seconds=60, bot_delay=0)
     table = ChatTable(
-        "#c", "ann", read[0], config, gateway, capacity=2, place="irc:#c", seed=5, clock=clock
+        "#c",
+        "ann",
+        read[0],
+        config,
+        gateway,
+        capacity=len(nicks),
+        place="irc:#c",
+        seed=5,
+        clock=clock,
     )
-    for nick in ("ann", "ben"):
+    for nick in nicks:
         await table.command(nick, Command("join", ""))
     await table.command("ann", Command("start", ""))
     return table, gateway
@@ -188,3 +198,32 @@ async def _g7_late() -> None:
 
 def test_g7_a_call_in_free_words_counts_only_in_the_callers_turn() -> None:
     asyncio.run(_g7_late())
+
+
+def test_y4_an_exact_tie_is_told_and_choose_says_how_it_was_settled() -> None:
+    from crazy_eights.chat import narrate
+    from crazy_eights.engine import GameResult
+    from crazy_eights.engine.cards import parse_card
+    from crazy_eights.engine.events import FirstPlayer, GameOver
+
+    names = ["ann", "ben", "cy"]
+    said = narrate.describe(FirstPlayer(seat=1, tie_break=True), names)
+    assert said is not None and "exact tie" in said and "!choose" in said
+    hands = tuple(tuple(parse_card(c) for c in h) for h in ((), ("4S", "5S"), ("4H", "5H")))
+    over = GameOver(
+        seat=0,
+        result=GameResult(winner=0, standings=(0, 2, 1), points=(0, 9, 9), rounds=1, reason="out"),
+        hands=hands,
+    )
+    assert narrate.exact_ties(over) == [[2, 1]]
+
+    async def told() -> str:
+        clock = Clock()
+        table, _ = await _table(clock, ("ann", "ben", "cy"))
+        lines = table._game_over(over)
+        choose = await table.command("ann", Command("choose", ""))
+        return _texts(lines) + "\n" + _texts(choose)
+
+    text = asyncio.run(told())
+    assert "exact tie of cy, ben: the host's seeded draw placed them so" in text
+    assert text.count("exact tie of cy, ben") == 2  # told at the end, and by !choose
