@@ -92,3 +92,30 @@ async def netsplit(server: Ngircd) -> None:
 
 def test_the_table_goes_on_after_a_netsplit(ngircd: Ngircd) -> None:
     run_async(netsplit(ngircd))
+
+
+async def nick_taken(server: Ngircd) -> None:
+    squatter = Person(HOST, server.port)  # someone holds the host's nick already
+    await squatter.connect()
+    host = Host(CONFIG, LocalGateway())
+    network = IrcNetwork(host="127.0.0.1", port=server.port, nick=HOST, channels=(CHANNEL,))
+    adapter = IrcAdapter(host, network, private="notice")
+    zed = Person("zed", server.port)
+    adapter.start()
+    try:
+        await asyncio.wait_for(adapter.connected.wait(), 30)
+        assert adapter.nick == HOST + "_"
+        await zed.connect()
+        await zed.join(CHANNEL)
+        zed.say(CHANNEL, "!help")
+        reply = await zed.wait_for(lambda m: m.source == HOST + "_")
+        assert reply.private and reply.text.startswith("commands: !new")
+    finally:
+        await adapter.stop()
+        await host.stop()
+        await zed.close()
+        await squatter.close()
+
+
+def test_a_taken_nick_gets_another(ngircd: Ngircd) -> None:
+    run_async(nick_taken(ngircd))

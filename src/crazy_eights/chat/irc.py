@@ -219,9 +219,9 @@ class IrcAdapter:
         self.ops.get(channel.lower(), set()).discard(nick.lower())
 
     def _on_nicknameinuse(self, conn: Any, event: Any) -> None:
-        """Our nick is taken: try it with a trailing underscore (until it fits)."""
+        """Our nick is taken: try another with an underscore after it (``eights_``)."""
         tried = event.arguments[0] if event.arguments else self.nick
-        self.nick = (tried + "_")[-9:] if len(tried) >= 9 else tried + "_"
+        self.nick = tried[:15] + "_"
         conn.nick(self.nick)
 
     _on_erroneusnickname = _on_nicknameinuse
