@@ -8,7 +8,6 @@ only from ``CE_CHAT_IRC_PASSWORD`` / ``CE_CHAT_MATRIX_PASSWORD`` or the file's
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import os
 import signal
@@ -17,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..extras import MissingExtra, require
 from .config import ConfigError, HostConfig, IrcNetwork, MatrixNetwork, load_config
 
 
@@ -106,8 +106,10 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(str(exc)) from None
         if not networks and matrix_network is None:
             raise typer.BadParameter("name a network: --irc irc://nick@host/#cards or --matrix")
-        for module in ("irc", "nio"):
-            if importlib.util.find_spec(module) is None:
-                raise typer.BadParameter("install the chat extra: pip install crazy-eights[chat]")
+        try:
+            for module in ["irc.client_aio"] * bool(networks) + ["nio"] * bool(matrix_network):
+                require(module, extra="chat", feature="chat-host")
+        except MissingExtra as exc:
+            raise typer.BadParameter(str(exc)) from None
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
         asyncio.run(_serve(settings, networks, matrix_network))
