@@ -52,6 +52,11 @@ class Person:
         assert isinstance(reply, nio.JoinResponse), reply
         self.names[reply.room_id] = alias
 
+    async def leave(self, alias: str) -> None:
+        room_id = next(r for r, name in self.names.items() if name == alias)
+        reply = await self.client.room_leave(room_id)
+        assert isinstance(reply, nio.RoomLeaveResponse), reply
+
     def say(self, target: str, text: str) -> None:
         """Say ``text`` in the room named ``target``."""
         room_id = next(r for r, name in self.names.items() if name == target)

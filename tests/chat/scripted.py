@@ -129,6 +129,15 @@ async def drive(p: Speaker, plan: Plan, start: int, room: Room) -> None:
     """Play ``p``'s turns to the end of the game, with the plan's happenings."""
     cursor = start
     name = short(p.nick)
+
+    def played(m: Msg) -> bool:
+        said = m.text.startswith(f"{p.nick} plays ") or m.text.startswith(f"{p.nick} leads ")
+        return room.from_host(m) and said
+
+    def refused(m: Msg) -> bool:
+        """A refusal: the notice acted on was stale (not our turn by now)."""
+        return room.notice("")(m) and not m.text.startswith(("your hand", "your turn"))
+
     while True:
         msg = await p.wait_for(
             lambda m: room.turn_notice(m) or room.over(m), since=cursor, timeout=120
@@ -172,11 +181,4 @@ async def drive(p: Speaker, plan: Plan, start: int, room: Room) -> None:
             await p.wait_for(room.in_channel(f"noted: {p.nick} calls last card"), since=mark)
         mark = p.mark()
         p.say(room.channel, line)
-        await p.wait_for(
-            lambda m: (
-                room.from_host(m)
-                and m.text.startswith(f"{p.nick} ")
-                and ("plays" in m.text or "leads" in m.text)
-            ),
-            since=mark,
-        )
+        await p.wait_for(lambda m: played(m) or refused(m), since=mark)

@@ -2,6 +2,7 @@
 Synapse (on SQLite, accounts made with the shared secret). Three scripted people
 (plain matrix-nio clients) and a bot play a whole game of cycles in a public room,
 with last card said in free words and in the play's line, a false call and its reveal,
+a turn left to time out and skipped, a player who leaves the room and comes back,
 hands told in direct rooms the host opens, bad input answered there, and no direct
 message that shows anyone another seat's cards."""
 
@@ -29,7 +30,7 @@ nio = pytest.importorskip("nio")
 
 CHANNEL = "#cards:test"
 HOST = "@eights:test"
-ROOM = Room(CHANNEL, HOST, 8.0)
+ROOM = Room(CHANNEL, HOST, 12.0)
 CONFIG = HostConfig(turn_seconds=ROOM.turn, lines_per_second=50, burst=50, bot_delay=0, seed=12)
 
 
@@ -84,13 +85,21 @@ async def game(server: Synapse, passwords: dict[str, str]) -> None:
         await ask(alice, "!start", ROOM.in_channel("dealing cycles"))
         await ask(carol, "!join", ROOM.notice("you already sit at the table"))
 
-        plan = Plan(idle=False)
+        mark = alice.mark()  # bob leaves the room and comes back: his seat waited
+        await bob.leave(CHANNEL)
+        await alice.wait_for(ROOM.in_channel("@bob:test left: their seat waits"), since=mark)
+        mark = bob.mark()
+        await bob.join(CHANNEL)
+        await bob.wait_for(ROOM.in_channel("welcome back, @bob:test"), since=mark)
+
+        plan = Plan()
         drivers = [drive(people[n], plan, marks[n], ROOM) for n in ("alice", "bob", "carol")]
         await asyncio.wait_for(asyncio.gather(*drivers), 300)
 
         text = "\n".join(m.text for m in alice.lines if ROOM.from_host(m) and not m.private)
         assert plan.false_call_done and "false call by @bob:test: they hold" in text
         assert plan.free_calls >= 1 and "last card!" in text
+        assert plan.idle_done and "@carol:test is skipped" in text
         assert "game over (" in text
 
         [record] = gateway.records
