@@ -11,6 +11,7 @@ room's own tables (same database, lobby, replays) implements the same calls; see
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -96,12 +97,12 @@ class _Running:
 
 class LocalGateway:
     """Tables played by the engine in this process, kept until closed; ``records``
-    holds every closed table's record (the room's store is not written)."""
+    holds the last ``keep`` closed tables' records (the room's store is not written)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int = 100) -> None:
         self._tables: dict[str, _Running] = {}
         self._ids = itertools.count(1)
-        self.records: list[GameRecord] = []
+        self.records: deque[GameRecord] = deque(maxlen=keep)
 
     async def create(
         self, spec: ChatTableSpec, seats: Sequence[ChatSeat]

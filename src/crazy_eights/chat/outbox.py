@@ -60,13 +60,14 @@ Send = Callable[[Line], None]
 
 
 class Outbox:
-    """A queue of lines sent by a task at the bucket's pace, while ``connected``."""
+    """A queue of lines sent by a task at the bucket's pace, while ``connected``; at
+    most ``keep`` lines wait (while the network is away the oldest are dropped)."""
 
-    def __init__(self, send: Send, bucket: TokenBucket, limit: int) -> None:
+    def __init__(self, send: Send, bucket: TokenBucket, limit: int, keep: int = 1000) -> None:
         self._send = send
         self._bucket = bucket
         self._limit = limit
-        self._lines: deque[Line] = deque()
+        self._lines: deque[Line] = deque(maxlen=keep)
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.connected = False
@@ -82,7 +83,8 @@ class Outbox:
 
     def drop(self, target: str) -> None:
         """Forget what was queued for ``target`` (a channel the host left)."""
-        self._lines = deque(line for line in self._lines if line.target != target)
+        kept = [line for line in self._lines if line.target != target]
+        self._lines = deque(kept, maxlen=self._lines.maxlen)
 
     def set_connected(self, connected: bool) -> None:
         self.connected = connected
