@@ -1,6 +1,8 @@
-"""Issue 21: a netsplit. The IRC server (a real ngircd) restarts mid-game: the host
-reconnects with backoff, joins its channel again, and the table goes on where it was;
-the players who come back get their hands again."""
+"""Issue 21: the host as a citizen of a real IRC server (ngircd). A netsplit (the
+server restarts mid-game): the host reconnects with backoff, joins its channel again,
+and the table goes on where it was, the players who come back getting their hands
+again. A nick already taken: the host takes another. A kick: the host leaves the
+channel alone and its table ends."""
 
 from __future__ import annotations
 
@@ -119,3 +121,36 @@ async def nick_taken(server: Ngircd) -> None:
 
 def test_a_taken_nick_gets_another(ngircd: Ngircd) -> None:
     run_async(nick_taken(ngircd))
+
+
+async def kicked(server: Ngircd) -> None:
+    op = Person("opal", server.port)  # the first in a channel is its operator
+    await op.connect()
+    await op.join(CHANNEL)
+    host = Host(CONFIG, LocalGateway())
+    network = IrcNetwork(host="127.0.0.1", port=server.port, nick=HOST, channels=(CHANNEL,))
+    adapter = IrcAdapter(host, network, private="notice")
+    adapter.start()
+    try:
+        await asyncio.wait_for(adapter.connected.wait(), 30)
+        mark = op.mark()
+        op.say(CHANNEL, "!new cycles 2")
+        await op.wait_for(in_channel("opal opens a cycles table"), since=mark)
+        assert adapter.is_moderator(CHANNEL, "opal")
+        op.raw(f"KICK {CHANNEL} {HOST} :no bots here")
+        await op.wait_for(lambda m: m.command == "KICK", since=mark)
+
+        async def table_gone() -> None:  # the host hears the kick a moment later
+            while adapter.link.places:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(table_gone(), 30)
+        assert CHANNEL in adapter.lost and CHANNEL not in adapter.link.channels
+    finally:
+        await adapter.stop()
+        await host.stop()
+        await op.close()
+
+
+def test_a_channel_the_host_is_kicked_from_is_left_alone(ngircd: Ngircd) -> None:
+    run_async(kicked(ngircd))
