@@ -1,9 +1,10 @@
-"""Throwaway PostgreSQL, Redis and nginx servers on 127.0.0.1, for the tests and for CI.
+"""Throwaway PostgreSQL, Redis, nginx, IRC (ngircd) and Matrix (Synapse) servers on
+127.0.0.1, for the tests and for CI.
 
 Each server keeps everything (data, logs, pid file) in a temporary folder of its own,
 listens on a free loopback port and leaves nothing behind once stopped; the machine's
 own clusters and configuration are never read or touched. Only Debian's binaries are
-needed (``postgresql``, ``redis-server``, ``nginx-light`` or ``nginx``). PostgreSQL
+needed (``postgresql``, ``redis-server``, ``nginx-light`` or ``nginx``, ``ngircd``). PostgreSQL
 refuses to run as root, so under root it runs as the ``postgres`` user.
 
 From the shell (``.ci/run``), with the repository as the working directory::
@@ -324,6 +325,187 @@ class Nginx:
 
     def stop(self) -> None:
         _stop_pid_file(self.folder / "nginx.pid", signal.SIGTERM)
+
+
+NGIRCD_CONF = """\
+[Global]
+Name = irc.test
+Info = a throwaway IRC server for the tests
+Listen = 127.0.0.1
+Ports = {port}
+MotdPhrase = tests only
+[Limits]
+MaxNickLength = 30
+PingTimeout = 120
+MaxPenaltyTime = {penalty}
+[Options]
+PAM = no
+Ident = no
+DNS = no
+"""
+
+
+class Ngircd:
+    """Debian's ngircd in the foreground (a child of this process) on a free loopback
+    port, its configuration and log in ``folder``. ``penalty=0`` turns off ngircd's own
+    flood penalties, so that scripted clients and the host (paced by its own token
+    bucket) are not slowed by the server; ``restart()`` is a netsplit on the same port.
+    """
+
+    def __init__(self, folder: Path, port: int | None = None, *, penalty: int = 0) -> None:
+        self.folder = folder
+        self.port = port or 0
+        self.penalty = penalty
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> int:
+        binary = _binary("ngircd", "ngircd")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        conf = self.folder / "ngircd.conf"
+        conf.write_text(NGIRCD_CONF.format(port=self.port, penalty=self.penalty))
+        with (self.folder / "ngircd.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                [str(binary), "-n", "-f", str(conf)], stdout=out, stderr=subprocess.STDOUT
+            )
+        process = self.process
+        wait_for_port(self.port, 30, alive=lambda: process.poll() is None)
+        return self.port
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def restart(self) -> None:
+        """Stop and start again on the same port: every client is cut off."""
+        self.stop()
+        self.start()
+
+
+SYNAPSE_CONF = """\
+server_name: "{name}"
+pid_file: "{folder}/homeserver.pid"
+listeners:
+  - port: {port}
+    bind_addresses: ["127.0.0.1"]
+    type: http
+    tls: false
+    x_forwarded: false
+    resources:
+      - names: [client]
+        compress: false
+database:
+  name: sqlite3
+  args:
+    database: "{folder}/homeserver.db"
+media_store_path: "{folder}/media"
+signing_key_path: "{folder}/signing.key"
+registration_shared_secret: "{secret}"
+macaroon_secret_key: "{secret}-macaroon"
+form_secret: "{secret}-form"
+report_stats: false
+bcrypt_rounds: 4
+enable_metrics: false
+trusted_key_servers: []
+suppress_key_server_warning: true
+presence:
+  enabled: false
+rc_message: {{per_second: 1000, burst_count: 1000}}
+rc_login:
+  address: {{per_second: 1000, burst_count: 1000}}
+  account: {{per_second: 1000, burst_count: 1000}}
+  failed_attempts: {{per_second: 1000, burst_count: 1000}}
+rc_registration: {{per_second: 1000, burst_count: 1000}}
+rc_joins:
+  local: {{per_second: 1000, burst_count: 1000}}
+rc_invites:
+  per_room: {{per_second: 1000, burst_count: 1000}}
+  per_user: {{per_second: 1000, burst_count: 1000}}
+  per_issuer: {{per_second: 1000, burst_count: 1000}}
+"""
+
+
+class Synapse:
+    """Synapse (the ``matrix-synapse`` package) on SQLite in ``folder``, a child of this
+    process on a free loopback port; accounts are made with the shared secret
+    (``register``). Its rate limits are lifted: the chat host paces itself."""
+
+    def __init__(self, folder: Path, name: str = "test") -> None:
+        self.folder = folder
+        self.name = name
+        self.port = 0
+        self.url = ""
+        self.secret = "shared-" + os.urandom(8).hex()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> str:
+        try:
+            import synapse  # noqa: F401
+        except ImportError:
+            raise ServiceUnavailable(
+                "Synapse is not installed (pip install matrix-synapse)"
+            ) from None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        conf = self.folder / "homeserver.yaml"
+        conf.write_text(
+            SYNAPSE_CONF.format(
+                name=self.name, folder=self.folder, port=self.port, secret=self.secret
+            )
+        )
+        command = [sys.executable, "-m", "synapse.app.homeserver", "-c", str(conf)]
+        _run([*command, "--generate-keys"], "making Synapse's signing key", cwd=self.folder)
+        with (self.folder / "synapse.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, cwd=self.folder
+            )
+        process = self.process
+        wait_for_port(self.port, 120, alive=lambda: process.poll() is None)
+        self.url = f"http://127.0.0.1:{self.port}"
+        return self.url
+
+    def register(self, user: str, password: str, admin: bool = False) -> str:
+        """Make an account with the shared secret (Synapse's admin API); its user id."""
+        import hashlib
+        import hmac
+        import urllib.request
+
+        endpoint = f"{self.url}/_synapse/admin/v1/register"
+        with urllib.request.urlopen(endpoint, timeout=30) as reply:
+            nonce = json.load(reply)["nonce"]
+        mac = hmac.new(self.secret.encode(), digestmod=hashlib.sha1)
+        flag = b"admin" if admin else b"notadmin"
+        mac.update(b"\x00".join([nonce.encode(), user.encode(), password.encode(), flag]))
+        body = {
+            "nonce": nonce,
+            "username": user,
+            "password": password,
+            "admin": admin,
+            "mac": mac.hexdigest(),
+        }
+        request = urllib.request.Request(
+            endpoint, json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return str(json.load(reply)["user_id"])
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def start(folder: Path) -> dict[str, str]:

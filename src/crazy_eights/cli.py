@@ -354,12 +354,15 @@ def rules_command(
 
 
 def _register_extensions() -> None:
-    """Commands that live with their packages: the simulation lab and the card room."""
+    """Commands that live with their packages: the simulation lab, the card room and
+    the chat host."""
+    from .chat.commands import register as register_chat
     from .server.commands import register as register_server
     from .sim.commands import register as register_sim
 
     register_sim(app)
     register_server(app)
+    register_chat(app)
 
 
 _register_extensions()
