@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -204,3 +205,14 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(cluster: str, tmp_pat
     for key in lost:
         went = [state for k, state in transitions if k == key]
         assert went.count("processing") >= 2, (key, transitions)
+
+
+def test_an_address_without_a_scheduler_is_a_clear_error() -> None:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port = probe.getsockname()[1]  # free once closed: nothing listens there
+    with (
+        pytest.raises(ClusterError, match="cannot reach"),
+        connect(f"tcp://{LOOPBACK}:{port}", timeout=1),
+    ):
+        pass
