@@ -1,7 +1,7 @@
 """The lab's games on a Dask distributed cluster (the ``lab-cluster`` extra).
 
 A batch is cut into chunks of consecutive game indices; each chunk is one task, named
-after the batch and its first game, that plays its games with ``runner.play_chunk``. A
+after the batch and its games, that plays them with ``runner.play_chunk``. A
 game depends only on the batch's rules, bots, seed and its index, so a chunk's records
 are the same on whichever worker plays it: when a worker is lost mid-run, the scheduler
 gives its chunks to another worker, and the records are collected by chunk, each once.
@@ -107,7 +107,7 @@ class DaskCluster:
             [seed] * len(chunks),
             [c.start for c in chunks],
             [c.stop for c in chunks],
-            key=[f"crazy-eights-games-{name}-{c.start}" for c in chunks],
+            key=[f"crazy-eights-games-{name}-{c.start}-{c.stop}" for c in chunks],
         )
         pending = dict(zip((f.key for f in futures), chunks, strict=True))
         try:
