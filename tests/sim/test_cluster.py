@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dask-cluster")]
 LOOPBACK = "127.0.0.1"
 QUIET = ["--no-dashboard", "--dashboard-address", f"{LOOPBACK}:0"]
 """No dashboard, and the HTTP endpoint the scheduler keeps on loopback too."""
+HELD = ("executing", "ready", "constrained")
+"""The states of a worker's tasks that it plays now or next (``distributed``'s names)."""
 
 
 def dask_command() -> str:
@@ -183,14 +185,18 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(cluster: str, tmp_pat
                 stderr=subprocess.STDOUT,
             )
 
-            def executing(dask_worker: Any) -> list[str]:
-                return [str(task.key) for task in dask_worker.state.executing]
+            def held(dask_worker: Any) -> list[str]:
+                """The chunks a worker holds while it plays one: playing and next in line."""
+                state = dask_worker.state
+                if not state.executing:
+                    return []
+                return [str(k) for k, t in state.tasks.items() if t.state in HELD]
 
             def story(dask_scheduler: Any, keys: list[str]) -> list[tuple[str, str]]:
                 return [(str(t[0]), str(t[2])) for t in dask_scheduler.story(*keys)]
 
             lost = wait_for(
-                lambda: monitor.run(executing, workers=[address]).get(address), "a chunk to play"
+                lambda: monitor.run(held, workers=[address]).get(address), "a chunk to play"
             )
             os.killpg(victim.pid, signal.SIGKILL)
             assert run.poll() is None, "the run ended before the worker was killed"
@@ -201,10 +207,12 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(cluster: str, tmp_pat
         stop(victim, signal.SIGKILL)
     assert json.loads(remote.read_text())["games_finished"] == 40
     assert comparable(remote) == comparable(local)
-    # Each chunk the victim was playing went back to the scheduler and was played again.
-    for key in lost:
-        went = [state for k, state in transitions if k == key]
-        assert went.count("processing") >= 2, (key, transitions)
+    # The chunks the victim held went back to the scheduler and were played again (one
+    # of them at least: the one it played may just have finished as the kill came).
+    replayed = [
+        key for key in lost if [s for k, s in transitions if k == key].count("processing") >= 2
+    ]
+    assert replayed, transitions
 
 
 def test_an_address_without_a_scheduler_is_a_clear_error() -> None:
