@@ -7,7 +7,7 @@ PYTHON ?= python3
 # scripts/system-deps), then the package with every extra the tests use.
 install:
 	scripts/system-deps
-	$(PYTHON) -m pip install -e '.[dev,rl,lab,postgres,cluster,chat]'
+	$(PYTHON) -m pip install -e '.[dev,rl,lab,postgres,cluster,lab-cluster,chat]'
 
 test: lint typecheck pytest
 

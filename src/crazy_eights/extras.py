@@ -2,8 +2,8 @@
 an error that names the extra to install, instead of a bare ``ModuleNotFoundError``.
 
 The extras (``pyproject.toml``): ``postgres`` (asyncpg), ``cluster`` (redis, with
-``postgres``), ``lab`` (matplotlib), ``rl`` (OpenSpiel, PettingZoo, numpy), ``chat`` (irc,
-matrix-nio), ``dev``.
+``postgres``), ``lab`` (matplotlib), ``lab-cluster`` (Dask distributed), ``rl``
+(OpenSpiel, PettingZoo, numpy), ``chat`` (irc, matrix-nio), ``dev``.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def test_a_watcher_arriving_costs_the_same_at_any_audience(tmp_path: Path) -> No
         # every watcher gone, and the coalesced news of it sent
         actor = room_of(client).tables.get(table["id"])
         eventually(
-            lambda: actor.members.spectators == 0 and not actor.presence.pending,
+            lambda: actor.members.spectators == 0 and not actor.state.presence.pending,
             "the watchers' comings and goings told",
         )
         assert len(sent) < 6 * watchers, f"{len(sent)} messages for {watchers} watchers"

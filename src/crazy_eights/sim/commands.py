@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,9 +19,9 @@ from crazy_eights.bots.levels import parse_bot_spec
 from crazy_eights.engine.rules import Rules, RulesError, parse_setting_pairs
 from crazy_eights.extras import MissingExtra
 
-from .ratings import rate
+from .ratings import Standing, rate
 from .report import batch_table, plot_batch, pyplot, summarize
-from .runner import GameRecord, run_games
+from .runner import GameRecord, Remote, run_games
 
 console = Console(highlight=False)
 
@@ -32,6 +34,18 @@ JsonOpt = Annotated[Path | None, typer.Option("--json", help="write the figures 
 PlotOpt = Annotated[Path | None, typer.Option("--plot", help="draw the figures to this PNG")]
 SetOpt = Annotated[
     list[str] | None, typer.Option("--set", help="a table setting key=value (repeatable)")
+]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="play on the Dask cluster whose scheduler is at this address (tcp://host:port)"
+        " instead of local processes; needs the lab-cluster extra",
+    ),
+]
+ChunkOpt = Annotated[
+    int | None,
+    typer.Option("--chunk", min=1, help="games per cluster task (default: from the size)"),
 ]
 
 
@@ -66,6 +80,35 @@ def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
+@contextmanager
+def _games_on(cluster: str | None, chunk: int | None, jobs: int) -> Iterator[Remote | None]:
+    """The cluster to play on (connected for the whole command), or None: local processes.
+
+    Refuses, before any game, options that do not fit where the games run, a missing
+    ``lab-cluster`` extra and a cluster that cannot be reached or has no workers.
+    """
+    if cluster is None:
+        if chunk is not None:
+            raise typer.BadParameter("--chunk sizes the tasks of --cluster", param_hint="'--chunk'")
+        yield None
+        return
+    if jobs != 0:
+        raise typer.BadParameter(
+            "--jobs sizes the local pool; a cluster plays on all its workers", param_hint="'--jobs'"
+        )
+    from .cluster import ClusterError, connect
+
+    try:
+        with connect(cluster, chunk=chunk) as remote:
+            console.print(
+                f"on the cluster at {remote.address}: {remote.workers()} workers, "
+                f"{remote.threads()} threads"
+            )
+            yield remote
+    except (MissingExtra, ClusterError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--cluster'") from None
+
+
 def _progress() -> Progress:
     return Progress(
         TextColumn("{task.description}"),
@@ -89,6 +132,8 @@ def sim(
     json_path: JsonOpt = None,
     plot: PlotOpt = None,
     setting: SetOpt = None,
+    cluster: ClusterOpt = None,
+    chunk: ChunkOpt = None,
 ) -> None:
     """Play a batch of games between bots (seats rotated) and report the figures."""
     _need_plots(plot)
@@ -96,7 +141,7 @@ def sim(
     specs = _bots(bots)
     if len(specs) != players:
         raise typer.BadParameter(f"--bots names {len(specs)} bots for {players} players")
-    with _progress() as progress:
+    with _games_on(cluster, chunk, jobs) as remote, _progress() as progress:
         task = progress.add_task(f"{rules} x{players}", total=games)
         records = run_games(
             table_rules,
@@ -105,6 +150,7 @@ def sim(
             seed=seed,
             jobs=_jobs(jobs),
             progress=lambda _r: progress.advance(task),
+            remote=remote,
         )
     summary = summarize(records, specs, rules=table_rules.to_dict(), seed=seed, games=games)
     if summary["partial"]:
@@ -130,6 +176,8 @@ def tournament(
     json_path: JsonOpt = None,
     plot: PlotOpt = None,
     setting: SetOpt = None,
+    cluster: ClusterOpt = None,
+    chunk: ChunkOpt = None,
 ) -> None:
     """Every pairing (every group of --players bots) plays --games games; openskill ratings."""
     _need_plots(plot)
@@ -142,7 +190,7 @@ def tournament(
     groups = list(itertools.combinations(specs, players))
     matches: list[tuple[tuple[str, ...], list[GameRecord]]] = []
     interrupted = False
-    with _progress() as progress:
+    with _games_on(cluster, chunk, jobs) as remote, _progress() as progress:
         for k, group in enumerate(groups):
             task = progress.add_task(" vs ".join(group), total=games)
             records = run_games(
@@ -152,6 +200,7 @@ def tournament(
                 seed=seed + k,
                 jobs=_jobs(jobs),
                 progress=lambda _r, t=task: progress.advance(t),  # type: ignore[misc]
+                remote=remote,
             )
             matches.append((group, records))
             if len(records) < games:
@@ -160,22 +209,8 @@ def tournament(
     if interrupted:
         console.print("[yellow]interrupted: partial results[/yellow]")
     standings = rate(matches, specs)
-    table = Table(title=f"{rules}, {players} players, {games} games per pairing (seed {seed})")
-    for column in ("rank", "bot", "ordinal", "mu", "sigma", "games", "win rate [95%]"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for i, row in enumerate(standings, 1):
-        d = row.to_dict()
-        wr = d["win_rate"]
-        table.add_row(
-            str(i),
-            row.bot,
-            f"{row.ordinal:.2f}",
-            f"{row.mu:.2f}",
-            f"{row.sigma:.2f}",
-            str(row.games),
-            f"{100 * wr['value']:.1f}% [{100 * wr['low']:.1f}, {100 * wr['high']:.1f}]",
-        )
-    console.print(table)
+    title = f"{rules}, {players} players, {games} games per pairing (seed {seed})"
+    console.print(_standings_table(standings, title))
     pair_summaries = []
     for k, (group, records) in enumerate(matches):
         summary = summarize(records, group, rules=table_rules.to_dict(), seed=seed + k, games=games)
@@ -196,6 +231,25 @@ def tournament(
     if plot is not None:
         _plot_standings(standings, str(plot), title=f"{rules}, {players} players")
         console.print(f"plot written to {plot}")
+
+
+def _standings_table(standings: list[Standing], title: str) -> Table:
+    """The tournament's ratings, best first, with each bot's win rate."""
+    table = Table(title=title)
+    for column in ("rank", "bot", "ordinal", "mu", "sigma", "games", "win rate [95%]"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for i, row in enumerate(standings, 1):
+        wr = row.to_dict()["win_rate"]
+        table.add_row(
+            str(i),
+            row.bot,
+            f"{row.ordinal:.2f}",
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            str(row.games),
+            f"{100 * wr['value']:.1f}% [{100 * wr['low']:.1f}, {100 * wr['high']:.1f}]",
+        )
+    return table
 
 
 def _plot_standings(standings: list[Any], path: str, *, title: str) -> None:

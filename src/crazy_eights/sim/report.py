@@ -69,11 +69,7 @@ def summarize(
     games: int,
 ) -> dict[str, Any]:
     """The figures of a batch, JSON-ready; ``games`` is how many were asked for."""
-    n = len(bots)
     done = [r for r in records if r.finished]
-    players = [_player_figures(done, p, spec) for p, spec in enumerate(bots)]
-    first_wins = sum(1 for r in done if r.winner is not None and r.winner == r.first)
-    round_lengths = [r.moves / r.rounds for r in done if r.rounds]
     return {
         "rules": rules,
         "bots": list(bots),
@@ -82,31 +78,45 @@ def summarize(
         "games_played": len(records),
         "games_finished": len(done),
         "partial": len(records) < games,
-        "players": players,
+        "players": [player_figures(done, p, spec) for p, spec in enumerate(bots)],
+        **game_figures(done),
+        "par": 1.0 / len(bots) if bots else math.nan,
+        "game_lengths": [r.moves for r in done],
+    }
+
+
+def player_figures(done: Sequence[GameRecord], player: int, bot: str) -> dict[str, Any]:
+    """One player's row of a batch: wins, points, rank and decision time over ``done``."""
+    wins = sum(1 for r in done if r.winner == player)
+    return {
+        "player": player,
+        "bot": bot,
+        "games": len(done),
+        "wins": wins,
+        "win_rate": Interval(*wilson(wins, len(done))).to_dict(),
+        "mean_points": Interval(*mean_interval([r.points[player] for r in done])).to_dict(),
+        "mean_rank": Interval(*mean_interval([r.ranks[player] for r in done])).to_dict(),
+        "decision_ms": _decision_ms(done, player),
+    }
+
+
+def _decision_ms(done: Sequence[GameRecord], player: int) -> float:
+    """Mean milliseconds a player spent on a decision that had a choice (0 without any)."""
+    decisions = sum(r.decisions[player] for r in done if r.decisions)
+    think = sum(r.think[player] for r in done if r.think)
+    return 1000 * think / decisions if decisions else 0.0
+
+
+def game_figures(done: Sequence[GameRecord]) -> dict[str, Any]:
+    """Figures of the games themselves: draws, lengths and the first mover's advantage."""
+    first_wins = sum(1 for r in done if r.winner is not None and r.winner == r.first)
+    round_lengths = [r.moves / r.rounds for r in done if r.rounds]
+    return {
         "draws": sum(1 for r in done if r.winner is None),
         "mean_round_length": Interval(*mean_interval(round_lengths)).to_dict(),
         "mean_rounds": Interval(*mean_interval([r.rounds for r in done])).to_dict(),
         "mean_game_length": Interval(*mean_interval([r.moves for r in done])).to_dict(),
         "first_player_win_rate": Interval(*wilson(first_wins, len(done))).to_dict(),
-        "par": 1.0 / n if n else math.nan,
-        "game_lengths": [r.moves for r in done],
-    }
-
-
-def _player_figures(done: Sequence[GameRecord], p: int, spec: str) -> dict[str, Any]:
-    """One player's figures over the finished games ``done``, JSON-ready."""
-    wins = sum(1 for r in done if r.winner == p)
-    decisions = sum(r.decisions[p] for r in done if r.decisions)
-    think = sum(r.think[p] for r in done if r.think)
-    return {
-        "player": p,
-        "bot": spec,
-        "games": len(done),
-        "wins": wins,
-        "win_rate": Interval(*wilson(wins, len(done))).to_dict(),
-        "mean_points": Interval(*mean_interval([r.points[p] for r in done])).to_dict(),
-        "mean_rank": Interval(*mean_interval([r.ranks[p] for r in done])).to_dict(),
-        "decision_ms": 1000 * think / decisions if decisions else 0.0,
     }
 
 

@@ -3,16 +3,19 @@
 Game ``i`` of a batch is dealt from ``deal_seed(seed, i // n)`` with the players rotated
 by ``i % n`` seats, so every deal is played once from each seat by each player (seats
 alternated for two players); the bots' generators are seeded from the game's seed and
-seat. Results are the same with any number of jobs and are returned in game order.
+seat. Results are the same with any number of jobs, or on a cluster (``Remote``, see
+``sim/cluster.py``), and are returned in game order. ``play_chunk`` is the unit of work
+sent to a cluster: a range of game indices, whose records depend on nothing else.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from crazy_eights.bots.base import Bot
 from crazy_eights.bots.levels import make_bot, parse_bot_spec
@@ -141,11 +144,38 @@ def play_game(
     )
 
 
-def _task(args: tuple[dict[str, Any], tuple[str, ...], int, int]) -> GameRecord:
-    rules_dict, bots, seed, index = args
-    rules = Rules.from_dict(rules_dict)
+def play_indexed(rules: Rules, bots: Sequence[str], seed: int, index: int) -> GameRecord:
+    """Game ``index`` of the batch with this ``seed``: its deal and seats follow the index."""
     n = rules.players
     return play_game(rules, bots, seed=deal_seed(seed, index // n), rotation=index % n, index=index)
+
+
+def play_chunk(
+    rules: dict[str, Any], bots: tuple[str, ...], seed: int, start: int, stop: int
+) -> list[GameRecord]:
+    """Games ``start .. stop-1`` of a batch, in order: the unit of work of a cluster.
+
+    Everything a game depends on is in the arguments, so the records are the same on any
+    machine and on a second try after a worker was lost.
+    """
+    table = Rules.from_dict(rules)
+    return [play_indexed(table, bots, seed, i) for i in range(start, stop)]
+
+
+def _task(args: tuple[dict[str, Any], tuple[str, ...], int, int]) -> GameRecord:
+    rules_dict, bots, seed, index = args
+    return play_indexed(Rules.from_dict(rules_dict), bots, seed, index)
+
+
+class Remote(Protocol):
+    """Somewhere else to play games (a cluster): each record of ``indices`` once, in any
+    order, as the games finish."""
+
+    def play(
+        self, rules: dict[str, Any], bots: tuple[str, ...], seed: int, indices: range
+    ) -> Generator[GameRecord, None, None]:
+        """The records of games ``indices`` of the batch with this ``seed``."""
+        ...
 
 
 def _init_worker() -> None:
@@ -163,30 +193,38 @@ def run_games(
     jobs: int = 1,
     start: int = 0,
     progress: Callable[[GameRecord], None] | None = None,
+    remote: Remote | None = None,
 ) -> list[GameRecord]:
     """Play games ``start .. start+games-1`` of the batch; return the records in order.
 
-    On Ctrl-C (KeyboardInterrupt) the games finished so far are returned, in order,
-    and the workers are stopped; the caller reports them as partial results.
+    The games run in ``jobs`` local processes, or on ``remote`` when given. On Ctrl-C
+    (KeyboardInterrupt) the games finished so far are returned, in order, and the workers
+    are stopped; the caller reports them as partial results.
     """
     for spec in bots:
         parse_bot_spec(spec)
-    tasks = [(rules.to_dict(), tuple(bots), seed, i) for i in range(start, start + games)]
+    indices = range(start, start + games)
+    if remote is not None:
+        source = remote.play(rules.to_dict(), tuple(bots), seed, indices)
+    else:
+        source = _iterate([(rules.to_dict(), tuple(bots), seed, i) for i in indices], jobs)
     records: list[GameRecord] = []
-    try:
-        for record in _iterate(tasks, jobs):
-            records.append(record)
-            if progress is not None:
-                progress(record)
-    except KeyboardInterrupt:
-        pass
+    with closing(source):
+        try:
+            for record in source:
+                records.append(record)
+                if progress is not None:
+                    progress(record)
+        except KeyboardInterrupt:
+            pass
     records.sort(key=lambda r: r.index)
     return records
 
 
 def _iterate(
     tasks: list[tuple[dict[str, Any], tuple[str, ...], int, int]], jobs: int
-) -> Iterator[GameRecord]:
+) -> Generator[GameRecord, None, None]:
+    """The local pool: one game a task, records as they finish."""
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield _task(task)
@@ -208,4 +246,14 @@ def was_interrupted(records: Sequence[GameRecord], games: int) -> bool:
     return len(records) < games
 
 
-__all__ = ["Batch", "GameRecord", "deal_seed", "mix", "play_game", "run_games"]
+__all__ = [
+    "Batch",
+    "GameRecord",
+    "Remote",
+    "deal_seed",
+    "mix",
+    "play_chunk",
+    "play_game",
+    "play_indexed",
+    "run_games",
+]
