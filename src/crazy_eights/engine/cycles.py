@@ -100,6 +100,7 @@ from .events import (
     PenaltyDrawn,
     PickedUp,
     Played,
+    Record,
     Skipped,
     TimedOut,
 )
@@ -264,7 +265,7 @@ class CyclesGame(Game):
         self._start(rules, seed, log)
         self._reset()
         n = self._n
-        out: list[Event] | None = [] if log else None
+        out: list[Event | Record] | None = [] if log else None
         self._out = out
         if deal is None:
             stock = cycles_deck()
@@ -509,7 +510,7 @@ class CyclesGame(Game):
         self.cycle_cards.append(card)
         self.cycle_seats.append(seat)
         if out is not None:
-            out.append(Played(seat=seat, card=card, declared=suit, lead=lead))
+            out.append((Played, seat, card, suit, lead))
         self.phase = FOLLOW
         self.current = seat + 1 if seat + 1 < n else 0
         count = hand.bit_count()
@@ -518,14 +519,14 @@ class CyclesGame(Game):
             shown = (hand & SUIT_MASK[self.lead_suit]).bit_count()
             self.revealed[seat] = shown
             if out is not None:
-                out.append(FalseCall(seat=seat, suit=self.lead_suit, count=shown))
+                out.append((FalseCall, seat, self.lead_suit, shown))
         if count == 0:
             self._finish(seat, "out")
             return
         if count == 1 and lc:
             if lc == LC_AUTO or call:
                 if out is not None:
-                    out.append(LastCardCalled(seat=seat, auto=lc == LC_AUTO))
+                    out.append((LastCardCalled, seat, lc == LC_AUTO))
             else:
                 self._penalty(seat)
                 return
@@ -537,7 +538,7 @@ class CyclesGame(Game):
         """Y15: make the only legal move if it needs no call, else skip the turn."""
         out = self._out
         if out is not None:
-            out.append(TimedOut(seat=seat))
+            out.append((TimedOut, seat))
         legal = self._compute_legal()
         plain = [m for m in legal if not m.call]
         if len(plain) == 1 and not (self._lc == LC_MANUAL and self.hands[seat].bit_count() == 2):
@@ -545,13 +546,13 @@ class CyclesGame(Game):
             self._play(seat, move.card, move.suit, False)  # type: ignore[arg-type]
             return
         if out is not None:
-            out.append(Skipped(seat=seat))
+            out.append((Skipped, seat))
         n = self._n
         nxt = seat + 1 if seat + 1 < n else 0
         self.forced = -1
         if self.phase == LEAD:
             if out is not None:
-                out.append(LeadPassed(seat=seat, to=nxt))
+                out.append((LeadPassed, seat, nxt))
             self._seek_leader(nxt)
             return
         self.left -= 1
@@ -664,7 +665,7 @@ class CyclesGame(Game):
             quiet = 0 if card == -1 else quiet + 1
             nxt = seat + 1 if seat + 1 < n else 0
             if out is not None:
-                out.append(LeadPassed(seat=seat, to=nxt))
+                out.append((LeadPassed, seat, nxt))
             if quiet >= n:
                 self._finish(None, "blocked")
                 return
@@ -676,7 +677,7 @@ class CyclesGame(Game):
         self.forced = forced
         out = self._out
         if out is not None:
-            out.append(LeadStarted(seat=seat, cycle=self.cycle_number))
+            out.append((LeadStarted, seat, self.cycle_number))
 
     def _seek_follower(self) -> int:
         """Find the next follower able to play (Y9 draws for them); complete or end the

@@ -58,6 +58,7 @@ from .events import (
     PenaltyDrawn,
     PenaltyReason,
     Played,
+    Record,
     Reshuffled,
     RoundOver,
     RoundStarted,
@@ -378,7 +379,7 @@ class SheddingGame(Game):
         self.direction = 1
         self.scores = [0] * n
         self.numbers = [cfg.start] * n if cfg.countdown else []
-        out: list[Event] | None = [] if log else None
+        out: list[Event | Record] | None = [] if log else None
         self._out = out
         if deal is None:
             self._deal_round()
@@ -732,13 +733,13 @@ class SheddingGame(Game):
         self.current = (dealer + self.direction) % self._cfg.n
         out = self._out
         if out is not None:
-            out.append(SuitDeclared(seat=dealer, card=self.top, suit=suit))
+            out.append((SuitDeclared, dealer, self.top, suit))
 
     def _timeout(self, seat: int) -> None:
         legal = self._compute_legal()
         out = self._out
         if out is not None:
-            out.append(TimedOut(seat=seat))
+            out.append((TimedOut, seat))
         if DRAW in legal:
             self._draw(seat)
         elif PASS in legal:
@@ -781,14 +782,14 @@ class SheddingGame(Game):
         if not hand & (hand - 1):  # one card left, or none
             if not hand:
                 if out is not None:
-                    out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                    out.insert(mark, (Played, seat, card, suit))
                 self._end_round(seat)
                 return
             if cfg.last_card:
                 self._last_card(seat, call)
         if self.plays == cfg.max_turns:
             if out is not None:
-                out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                out.insert(mark, (Played, seat, card, suit))
             self._end_round(None)
             return
         if cfg.refill and not self.stock:
@@ -798,7 +799,7 @@ class SheddingGame(Game):
         else:
             self.current = (seat + self.direction) % cfg.n
         if out is not None:
-            out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
+            out.insert(mark, (Played, seat, card, suit, False, 2 * self.pending))
 
     def _last_card(self, seat: int, call: bool) -> None:
         """G7, C9, U8, K8: a play left ``seat`` one card; called (or auto), or two
@@ -807,7 +808,7 @@ class SheddingGame(Game):
         if auto or call:
             out = self._out
             if out is not None:
-                out.append(LastCardCalled(seat=seat, auto=auto))
+                out.append((LastCardCalled, seat, auto))
         else:
             self._penalty(seat, 2, "last_card")
 
@@ -825,16 +826,16 @@ class SheddingGame(Game):
                 return nxt
             self._penalty(nxt, 2, "draw_two")
             if out is not None:
-                out.append(Skipped(seat=nxt))
+                out.append((Skipped, nxt))
             return (nxt + self.direction) % n
         if action == SKIP:
             if out is not None:
-                out.append(Skipped(seat=nxt))
+                out.append((Skipped, nxt))
             return (nxt + self.direction) % n
         if action == REVERSE and (n > 2 or cfg.reverse_in_two):
             self.direction = -self.direction
             if out is not None:
-                out.append(DirectionChanged(direction=self.direction))
+                out.append((DirectionChanged, None, self.direction))
             return (seat + self.direction) % n
         return nxt
 
@@ -874,7 +875,7 @@ class SheddingGame(Game):
             return self._take(seat, count, None)
         drawn: list[Card] = []
         got = self._take(seat, count, drawn)
-        out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason=reason))
+        out.append((PenaltyDrawn, seat, tuple(drawn), reason))
         return got
 
     def _reshuffle(self) -> None:
@@ -885,7 +886,7 @@ class SheddingGame(Game):
         self.discard = [top]
         out = self._out
         if out is not None:
-            out.append(Reshuffled(count=len(stock)))
+            out.append((Reshuffled, None, len(stock)))
 
     def _refill(self) -> None:
         """OpenSpiel reshuffles as soon as the stock is empty, after a draw or a play, so
@@ -918,12 +919,12 @@ class SheddingGame(Game):
                 if self._fits(seat, card):
                     break
             if out is not None and drawn is not None:
-                out.append(Drew(seat=seat, cards=tuple(drawn)))
+                out.append((Drew, seat, tuple(drawn)))
             self.phase = AFTER_DRAW
             return
         card = self._draw_one(seat)
         if out is not None:
-            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
+            out.append((Drew, seat, (card,) if card >= 0 else ()))
         if policy == UNTIL_PLAY:
             return
         if policy == SINGLE and card >= 0 and self._fits(seat, card):
@@ -939,7 +940,7 @@ class SheddingGame(Game):
     def _pass(self, seat: int) -> None:
         out = self._out
         if out is not None:
-            out.append(Passed(seat=seat))
+            out.append((Passed, seat))
         self.phase = PLAY
         self.drawn = -1
         self.passes += 1
