@@ -405,6 +405,11 @@ class SheddingGame(Game):
         return self.phase == OVER
 
     @property
+    def phase_name(self) -> SheddingPhase:
+        """The phase of the turn as the view names it (``play``, ``drawn``, ...)."""
+        return PHASE_NAMES[self.phase]
+
+    @property
     def active_suit(self) -> str:
         return SUITS[self.suit]
 

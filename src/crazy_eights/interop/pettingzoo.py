@@ -53,7 +53,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        size = encoding.feature_size(self.rules, history=False)
+        size = self._size = encoding.feature_size(self.rules, history=False)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -100,7 +100,9 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         if not game.is_over and game.current_player == seat and not self._truncated():
             mask[encoding.legal_actions(game)] = 1
-        features = np.asarray(encoding.features(game, seat, history=False), np.float32)
+        features = np.zeros(self._size, np.float32)
+        found = encoding.sparse_features(game, seat)
+        features[list(found)] = list(found.values())
         return {"observation": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
