@@ -292,7 +292,32 @@ class Game(ABC):
 
         Raises ``IllegalMove`` with the reason, leaving the game unchanged.
         """
-        move = self._checked(move)
+        legal = self._legal
+        if move.__class__ is Move and legal is not None and move in legal:
+            checked: Move = move  # one of legal_moves()
+        else:
+            checked = self._checked(move)
+        return Events(self._noted(checked))  # type: ignore[arg-type]
+
+    def apply(self, move: str | Move) -> None:
+        """Play a move without building its events (a game that keeps a log still
+        notes them). Raises ``IllegalMove`` like ``play``."""
+        legal = self._legal
+        if move.__class__ is Move and legal is not None and move in legal:
+            checked: Move = move  # one of legal_moves()
+        else:
+            checked = self._checked(move)
+        if self._log is not None:
+            self._noted(checked)
+            return
+        self._moves.append(checked.text)
+        self._legal = None
+        self._step(checked)
+
+    def _noted(self, move: Move) -> list[Event | Record]:
+        """Carry out a legal ``move`` with its events noted (records, mostly); keep
+        them in the log if the game keeps one (the round's alone if it dealt a new
+        round) and return them."""
         out: list[Event | Record] = []
         self._out = out
         self._round_mark = -1
@@ -307,18 +332,7 @@ class Game(ABC):
                 self._log = out[mark:]
             else:
                 log.extend(out)
-        return Events(out)  # type: ignore[arg-type]
-
-    def apply(self, move: str | Move) -> None:
-        """Play a move without building its events (a game that keeps a log still
-        logs them). Raises ``IllegalMove`` like ``play``."""
-        if self._log is not None:
-            self.play(move)
-            return
-        move = self._checked(move)
-        self._moves.append(move.text)
-        self._legal = None
-        self._step(move)
+        return out
 
     def verify_move(self, move: str | Move) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now."""
