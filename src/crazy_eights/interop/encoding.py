@@ -74,8 +74,21 @@ def decode_action(action: int) -> Move:
     return Move.play(card, None if declared == 0 else declared - 1, call=call)
 
 
+_ACTION_IDS: dict[Move, int] = {}
+"""``encode_move`` of every move met so far (moves are interned: a lookup by identity)."""
+
+
 def legal_actions(game: Game) -> list[int]:
-    return sorted(encode_move(m) for m in game.legal_moves())
+    """The action ids of the legal moves, in order (asked every step: looked up)."""
+    ids = _ACTION_IDS
+    out = []
+    for move in game.legal_moves():
+        action = ids.get(move)
+        if action is None:
+            action = ids[move] = encode_move(move)
+        out.append(action)
+    out.sort()
+    return out
 
 
 def info_string(game: Game, seat: int, *, log: bool) -> str:
