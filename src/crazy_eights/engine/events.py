@@ -515,9 +515,11 @@ class Events(list[Event]):
     events, each made from its record (``Record``) the first time the list is read.
 
     Until then the list holds the records (so its length is right from the start):
-    every way of reading or changing it from Python (iterating, indexing, comparing,
-    ``in``, ``+``, copying, pickling, the list methods) makes the events first. A caller
-    that never reads them pays for the records only."""
+    every way of reading it from Python (iterating, indexing, comparing, ``in``, ``+``,
+    copying, pickling, the list methods that read or reorder) makes the events first;
+    ``append``, ``insert`` and ``extend`` only add (the state machines note records with
+    them; an event added stays as it is). A caller that never reads the events pays for
+    the records only."""
 
     _made = False
 
@@ -573,9 +575,6 @@ for _name in (
     "__imul__",
     "__reduce_ex__",
     "__sizeof__",
-    "append",
-    "extend",
-    "insert",
     "pop",
     "remove",
     "index",

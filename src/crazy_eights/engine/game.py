@@ -297,7 +297,9 @@ class Game(ABC):
             checked: Move = move  # one of legal_moves()
         else:
             checked = self._checked(move)
-        return Events(self._noted(checked))  # type: ignore[arg-type]
+        events = Events()
+        self._noted(checked, events)  # type: ignore[arg-type]  # records, made when read
+        return events
 
     def apply(self, move: str | Move) -> None:
         """Play a move without building its events (a game that keeps a log still
@@ -308,17 +310,16 @@ class Game(ABC):
         else:
             checked = self._checked(move)
         if self._log is not None:
-            self._noted(checked)
+            self._noted(checked, [])
             return
         self._moves.append(checked.text)
         self._legal = None
         self._step(checked)
 
-    def _noted(self, move: Move) -> list[Event | Record]:
-        """Carry out a legal ``move`` with its events noted (records, mostly); keep
-        them in the log if the game keeps one (the round's alone if it dealt a new
-        round) and return them."""
-        out: list[Event | Record] = []
+    def _noted(self, move: Move, out: list[Event | Record]) -> None:
+        """Carry out a legal ``move`` with its events noted in ``out`` (records,
+        mostly), and in the log if the game keeps one (the round's alone if the move
+        dealt a new round)."""
         self._out = out
         self._round_mark = -1
         self._moves.append(move.text)
@@ -327,12 +328,12 @@ class Game(ABC):
         self._out = None
         log = self._log
         if log is not None:
+            noted = list.copy(out)  # the records themselves: reading ``Events`` makes them
             mark = self._round_mark
             if mark >= 0:
-                self._log = out[mark:]
+                self._log = noted[mark:]
             else:
-                log.extend(out)
-        return out
+                log.extend(noted)
 
     def verify_move(self, move: str | Move) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now."""

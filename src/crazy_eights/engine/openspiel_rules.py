@@ -191,7 +191,7 @@ class OpenSpielGame(SheddingGame):
         self._round_over(winner, reason, points, self.scores, None)
         out = self._out
         if out is not None:
-            out.append(GameOver(seat=winner, result=self._result))
+            out.append((GameOver, winner, self._result))
 
     # -- views ----------------------------------------------------------------------------
 

@@ -611,10 +611,10 @@ class SheddingGame(Game):
         out = self._out
         mark = 0
         if out is not None:
-            out.append(RoundStarted(round=self.round, dealer=self.dealer))
+            out.append((RoundStarted, None, self.round, self.dealer))
             for seat in range(n):
-                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
-            out.extend(StarterReturned(card=card) for card in returned)
+                out.append((Dealt, seat, tuple(cards_of(self.hands[seat]))))
+            out.extend([(StarterReturned, None, card) for card in returned])
             mark = len(out)
         dealer = self.dealer
         self.current = (dealer + self.direction) % n
@@ -625,7 +625,7 @@ class SheddingGame(Game):
         elif action and rule in (STARTER_DECLARE, STARTER_RETURN):  # U3, OS2
             self.current = self._after_action(dealer, action)
         if out is not None:
-            out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
+            out.insert(mark, (StarterTurned, None, starter, 2 * self.pending))
 
     # -- legal moves --------------------------------------------------------------------
 
@@ -1053,19 +1053,10 @@ class SheddingGame(Game):
         points, what each seat scored, the totals against ``target`` (C10, U10, K6)."""
         out = self._out
         if out is not None:
-            out.append(
-                RoundOver(
-                    seat=winner,
-                    round=self.round,
-                    reason=reason,
-                    points=tuple(points),
-                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
-                    scored=tuple(scored),
-                    scores=tuple(self.scores),
-                    target=target,
-                    numbers=tuple(self.numbers) if self._cfg.countdown else None,
-                )
-            )
+            hands = tuple([tuple(cards_of(h)) for h in self.hands])
+            numbers = tuple(self.numbers) if self._cfg.countdown else None
+            record = (RoundOver, winner, self.round, reason, tuple(points), hands)
+            out.append((*record, tuple(scored), tuple(self.scores), target, numbers))
 
     def _finish(self, last_winner: int | None, points: list[int], reason: EndReason) -> None:
         cfg = self._cfg
@@ -1096,7 +1087,7 @@ class SheddingGame(Game):
         )
         out = self._out
         if out is not None:
-            out.append(GameOver(seat=winner, result=self._result))
+            out.append((GameOver, winner, self._result))
 
     # -- the playout policy ---------------------------------------------------------------
 
