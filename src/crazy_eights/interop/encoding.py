@@ -60,7 +60,18 @@ def encode_move(move: Move) -> int:
     return (card_index(move.card) * 5 + declared) * 2 + int(move.call)
 
 
+_DECODED: dict[int, Move] = {}
+"""``decode_action`` of every action id met so far (an environment decodes every step)."""
+
+
 def decode_action(action: int) -> Move:
+    move = _DECODED.get(action)
+    if move is None:
+        move = _DECODED[action] = _decode(action)
+    return move
+
+
+def _decode(action: int) -> Move:
     if action == DRAW_ACTION:
         return DRAW
     if action == PASS_ACTION:

@@ -113,10 +113,10 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None and action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         game.apply(encoding.decode_action(int(action)))
         self._moves += 1
-        if game.is_over or self._truncated():
+        if game.is_over or (self.max_moves is not None and self._moves >= self.max_moves):
             payoff = self._payoff(game)
             for a in self.agents:
                 self.rewards[a] = payoff[self._seat[a]]
