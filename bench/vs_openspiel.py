@@ -1,8 +1,15 @@
 """Our engine against OpenSpiel's crazy_eights: speed of random playouts side by side,
-and a match of our ISMCTS against OpenSpiel's MCTS over sampled worlds (PIMC).
+of the PettingZoo environment against OpenSpiel's ``rl_environment``, and a match of
+our ISMCTS against OpenSpiel's MCTS over sampled worlds (PIMC).
 
     PYTHONPATH=src python bench/vs_openspiel.py [--seconds 6] [--rounds 6] [--games 40]
+    PYTHONPATH=src python bench/vs_openspiel.py --games 0 --compiled VENV/bin/python
     PYTHONPATH=src python bench/vs_openspiel.py --games 0 --profile   # where the time goes
+
+``--compiled`` names the python of a venv with the mypyc-compiled build (made as
+``.ci/run`` makes it): after this process's build (the pure Python one, from
+``PYTHONPATH=src``) has run, that python runs the same measurements on its build, and
+one table shows the ratios of both builds.
 
 Playouts, 4 players, random legal moves to the end of the round, all in this one run:
 OpenSpiel's C++ ``crazy_eights`` (special cards off and on, no reshuffle) driven from
@@ -16,6 +23,15 @@ beside them, three ways:
 - ``apply``: ``legal_moves()`` and ``apply(rng.choice(...))`` move by move, no events;
 - ``play``: ``legal_moves()`` and ``play(...)`` on a game that keeps its event log, as
   the card room does.
+
+Environments, 4 players, the ``openspiel`` preset: our PettingZoo AEC environment
+(``interop.pettingzoo``) stepped as its users step it, ``env.last()`` then
+``env.step(rng.choice(legal))`` with ``legal`` the ids the observation's action mask
+allows, against OpenSpiel's own ``rl_environment.Environment("crazy_eights")``, whose
+``step`` returns every player's observation tensor and legal actions, stepped with
+``rng.choice`` of the current player's legal actions. Both count the moves made (the
+dead steps of PettingZoo's finished agents and OpenSpiel's chance outcomes, which its
+environment samples inside ``step``, are not counted).
 
 Each engine runs in ``--rounds`` slices of ``--seconds / --rounds`` of the process's CPU
 time, the engines taking turns, so that other work on a shared machine weighs on both
@@ -34,8 +50,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
+import subprocess
 import time
 from collections.abc import Callable
 
@@ -103,8 +122,64 @@ def move_runner(rules: Rules, *, events: bool) -> Runner:
     return run
 
 
+def openspiel_env_runner() -> Runner:
+    """Moves through OpenSpiel's ``rl_environment``, random legal actions."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("crazy_eights", players=4)
+    env.seed(1)
+    box = [env.reset()]
+
+    def run(rng: random.Random, seconds: float) -> int:
+        choice = rng.choice
+        step = env.step
+        time_step = box[0]
+        count = 0
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            if time_step.last():
+                time_step = env.reset()
+                continue
+            observations = time_step.observations
+            legal = observations["legal_actions"][observations["current_player"]]
+            time_step = step([choice(legal)])
+            count += 1
+        box[0] = time_step
+        return count
+
+    return run
+
+
+def pettingzoo_runner() -> Runner:
+    """Moves through our PettingZoo environment, random legal actions."""
+    from crazy_eights.interop.pettingzoo import env as make_env
+
+    env = make_env("openspiel", players=4)
+    env.reset(seed=1)
+    seed = [1]
+
+    def run(rng: random.Random, seconds: float) -> int:
+        choice = rng.choice
+        count = 0
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            if not env.agents:
+                seed[0] += 1
+                env.reset(seed=seed[0])
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(choice(np.flatnonzero(observation["action_mask"]))))
+            count += 1
+        return count
+
+    return run
+
+
 def side_by_side(runners: dict[str, Runner], seconds: float, rounds: int) -> dict[str, float]:
-    """Games per second of each runner, the runners taking turns in ``rounds`` slices."""
+    """Games (or moves) per second of each runner, the runners taking turns in
+    ``rounds`` slices."""
     games = dict.fromkeys(runners, 0)
     rng = random.Random(1)
     for _ in range(rounds):
@@ -113,27 +188,77 @@ def side_by_side(runners: dict[str, Runner], seconds: float, rounds: int) -> dic
     return {name: count / seconds for name, count in games.items()}
 
 
-def playouts(seconds: float, rounds: int) -> None:
+Figures = dict[str, dict[str, float]]
+"""Rates by case (``special off``, ``special on``, ``environment``) and runner."""
+
+
+def playouts(seconds: float, rounds: int) -> Figures:
+    """Games a second of OpenSpiel's C++ game and of each of our ways, both with
+    special cards off and on, and moves a second of the two environments."""
     classic = Rules.preset("classic", players=4, mode="single")
+    figures: Figures = {}
     for special in (False, True):
         rules = Rules.preset("openspiel", players=4, action_cards=special)
         runners: dict[str, Runner] = {
-            "OpenSpiel C++": openspiel_runner(special),
-            "ours playout": playout_runner(rules),
-            "ours apply": move_runner(rules, events=False),
-            "ours play": move_runner(rules, events=True),
+            OPENSPIEL: openspiel_runner(special),
+            "playout": playout_runner(rules),
+            "apply": move_runner(rules, events=False),
+            "play": move_runner(rules, events=True),
         }
         if not special:
             runners["classic 4p playout"] = playout_runner(classic)
             runners["classic 4p play"] = move_runner(classic, events=True)
-        rates = side_by_side(runners, seconds, rounds)
-        theirs = rates.pop("OpenSpiel C++")
-        print(
-            f"random playouts/s, 4 players, special cards {'on' if special else 'off'}: "
-            f"OpenSpiel C++ {theirs:,.0f}"
-        )
-        for name, rate in rates.items():
-            print(f"  {name:<20} {rate:>9,.0f}   ratio {rate / theirs:.2f}")
+        figures[f"special {'on' if special else 'off'}"] = side_by_side(runners, seconds, rounds)
+    envs = {OPENSPIEL: openspiel_env_runner(), "pettingzoo": pettingzoo_runner()}
+    figures["environment"] = side_by_side(envs, seconds, rounds)
+    return figures
+
+
+OPENSPIEL = "OpenSpiel C++"
+ROWS = (
+    ("special off", "play", "per move, legal_moves() + play(), events built"),
+    ("special on", "play", "per move, legal_moves() + play(), special cards"),
+    ("special off", "apply", "per move, legal_moves() + apply(), no events"),
+    ("special on", "apply", "per move, legal_moves() + apply(), special cards"),
+    ("special off", "playout", "one call, playout(seed=...)"),
+    ("special on", "playout", "one call, playout(seed=...), special cards"),
+    ("special off", "classic 4p play", "classic 4p per move, play()"),
+    ("special off", "classic 4p playout", "classic 4p one call, playout()"),
+    ("environment", "pettingzoo", "PettingZoo env moves/s vs rl_environment"),
+)
+
+
+def show(figures_by_build: dict[str, Figures]) -> None:
+    """Each build's rates and ratios (ours over OpenSpiel's, measured in the same
+    process), one row a way of playing, one column pair a build."""
+    builds = list(figures_by_build)
+    head = "".join(f" | {b} rate | ratio" for b in builds)
+    print(f"| way{head} |")
+    print("|---" + "|---:|---:" * len(builds) + "|")
+    for case in ("special off", "special on", "environment"):
+        theirs = " | ".join(f"{figures_by_build[b][case][OPENSPIEL]:,.0f} | " for b in builds)
+        unit = "moves/s" if case == "environment" else "games/s"
+        print(f"| OpenSpiel C++, {case} ({unit}) | {theirs}|")
+    for case, name, label in ROWS:
+        cells = []
+        for b in builds:
+            rates = figures_by_build[b][case]
+            cells.append(f"{rates[name]:,.0f} | **{rates[name] / rates[OPENSPIEL]:.2f}**")
+        print(f"| {label} | {' | '.join(cells)} |")
+
+
+def compiled_figures(python: str, seconds: float, rounds: int) -> tuple[str, Figures]:
+    """The same measurements run by ``python`` (a venv with the compiled build): its
+    own engine, not this checkout's (``PYTHONPATH`` is left out)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    command = [python, __file__, "--games", "0", "--json"]
+    command += ["--seconds", str(seconds), "--rounds", str(rounds)]
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    lines = done.stdout.strip().splitlines()
+    print(lines[0], flush=True)
+    build = lines[0].removeprefix("engine build: ")
+    figures: Figures = json.loads(lines[-1])
+    return build, figures
 
 
 def breakdown(rules: Rules, games: int = 3000) -> None:
@@ -246,12 +371,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--special", action="store_true", help="special cards in the match")
     parser.add_argument("--profile", action="store_true", help="profile our playouts")
+    parser.add_argument("--compiled", help="the python of a venv with the compiled build")
+    parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
     args = parser.parse_args()
-    print(f"engine build: {engine_build()}")
+    print(f"engine build: {engine_build()}", flush=True)
     if args.profile:
         profile(args.seconds)
     else:
-        playouts(args.seconds, args.rounds)
+        figures = {engine_build(): playouts(args.seconds, args.rounds)}
+        if args.json:
+            print(json.dumps(figures[engine_build()]))
+            return
+        if args.compiled:
+            build, theirs = compiled_figures(args.compiled, args.seconds, args.rounds)
+            figures[build if build not in figures else f"{build} ({args.compiled})"] = theirs
+        show(figures)
     if args.games:
         print(
             f"match: our ismcts vs OpenSpiel MCTS (PIMC), {args.players} players, "

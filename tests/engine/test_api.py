@@ -3,6 +3,7 @@ typed events and their JSON, the playout core, and positions read back from view
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import random
@@ -21,7 +22,14 @@ from crazy_eights.engine import (
 )
 from crazy_eights.engine.cards import UNKNOWN, cards_of, parse_card
 from crazy_eights.engine.cycles import CyclesGame
-from crazy_eights.engine.events import EVENT_TYPES, Event, GameOver, Played, RoundOver
+from crazy_eights.engine.events import (
+    EVENT_TYPES,
+    Event,
+    Events,
+    GameOver,
+    Played,
+    RoundOver,
+)
 from crazy_eights.engine.game import Game
 from crazy_eights.engine.history import read_log
 from crazy_eights.engine.rng import below, playout_seed, playout_step
@@ -321,6 +329,65 @@ def test_g4_apply_and_play_reach_the_same_state() -> None:
     assert quiet.result == loud.result and quiet.moves == loud.moves
     with pytest.raises(IllegalMove):
         quiet.apply("draw")
+
+
+@pytest.mark.parametrize("rules", TABLES, ids=IDS)
+def test_play_makes_its_events_when_they_are_read(rules: Rules) -> None:
+    """``play`` returns an ``Events`` list of records, made into the frozen dataclass
+    events on the first read: until then no event exists; read, they are the events
+    the log keeps for the same move (the log made from its own records), and every way
+    of reading the list (iterating, indexing, comparing, ``+``, copying, pickling)
+    gives the events."""
+    game = new_game(rules, 11)
+    rng = random.Random(11)
+    unread = 0
+    while not game.is_over:
+        before = len(game.log)
+        events = game.play(rng.choice(game.legal_moves()))
+        assert isinstance(events, Events) and isinstance(events, list)
+        stored = list.copy(events)  # the list's own items, not made by reading
+        unread += sum(1 for item in stored if item.__class__ is tuple)
+        assert len(events) == len(stored) and events  # every move causes an event
+        made = list(events)
+        assert all(isinstance(event, Event) for event in made)
+        assert all(isinstance(event, Event) for event in list.copy(events))
+        if game.keeps_log and len(game.log) >= before + len(made):
+            assert list(game.log[before:]) == made
+
+        def unread_list(records: list[Event] = stored) -> Events:
+            return Events(records)
+
+        assert unread_list() == made and made == unread_list() and unread_list()[0] == made[0]
+        assert [*unread_list()] == made and made[-1] in unread_list()
+        assert unread_list() + [] == made and [] + unread_list() == made  # noqa: RUF005
+        assert pickle.loads(pickle.dumps(unread_list())) == made
+        assert copy.copy(unread_list()) == made and tuple(unread_list()) == tuple(made)
+    assert unread > 0
+
+
+def test_a_move_whose_events_are_not_read_makes_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller that ignores ``play``'s events (and never reads the log) builds no
+    event dataclass: the records are all it pays for."""
+    made: list[type[Event]] = []
+    real = Events._make
+
+    def counting(self: Events) -> None:
+        made.append(type(self))
+        real(self)
+
+    monkeypatch.setattr(Events, "_make", counting)
+    game = new_game(Rules.preset("openspiel", players=4), 3)
+    rng = random.Random(3)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    assert not made
+    # the log keeps records of every move's events; only the deal's and the end's
+    # events (once a round) are made as they happen
+    kept = game._log or []
+    built = {item.__class__.__name__ for item in kept if item.__class__ is not tuple}
+    once = {"RoundStarted", "Dealt", "StarterTurned", "StarterReturned", "RoundOver", "GameOver"}
+    assert built <= once and sum(item.__class__ is tuple for item in kept) > 20
+    assert game.log[-1].type == "game_over"
 
 
 # -- positions read back from views --------------------------------------------------------

@@ -83,3 +83,42 @@ def test_hoarding_games_without_a_move_cap_stay_inside_the_observation_space(
         assert not e.agents
         longest = max(longest, steps)
     assert longest > 60
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "settings"),
+    [
+        ("classic", {"players": 3}),
+        ("ultimate", {"players": 4}),
+        ("countdown", {"players": 3, "start": 4}),
+        ("openspiel", {"players": 4, "action_cards": True}),
+        ("openspiel", {"players": 7}),
+    ],
+)
+def test_features_read_from_the_game_equal_those_read_from_its_view(
+    ruleset: str, settings: dict[str, object]
+) -> None:
+    """A shedding game's features come from its state, not its view (an environment
+    asks every step): for every seat of every position of random games, finished ones
+    included, they equal the features the view gives."""
+    from crazy_eights.engine import new_game
+    from crazy_eights.engine.rules import Rules
+
+    if ruleset != "openspiel":
+        settings = {"mode": "single", **settings}
+    rules = Rules.preset(ruleset, **settings)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(4):
+        game = new_game(rules, seed, log=False)
+        while True:
+            for seat in range(rules.players):
+                fast = encoding.features(game, seat, history=False)
+                slow = encoding.view_features(game, seat, history=False)
+                assert fast == slow, (seed, seat, game.moves)
+                checked += 1
+            if game.is_over:
+                break
+            legal = game.legal_moves()
+            game.apply(legal[int(rng.integers(len(legal)))])
+    assert checked > 100

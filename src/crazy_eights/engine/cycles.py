@@ -59,7 +59,7 @@ docs/rules.md):
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 from .cards import (
     ALL_CARDS,
@@ -100,6 +100,7 @@ from .events import (
     PenaltyDrawn,
     PickedUp,
     Played,
+    Record,
     Skipped,
     TimedOut,
 )
@@ -222,6 +223,11 @@ def _seat_text(seat: int) -> int | str:
     return "host" if seat == HOST else seat
 
 
+def _seat_name(seat: int) -> int | Literal["host"]:
+    """A seat as a view names it: its number, or ``"host"`` for the table."""
+    return "host" if seat == HOST else seat
+
+
 class CyclesGame(Game):
     """A game of cycles (RULES Y1-Y17) for 2 to 11 players and the host."""
 
@@ -264,7 +270,7 @@ class CyclesGame(Game):
         self._start(rules, seed, log)
         self._reset()
         n = self._n
-        out: list[Event] | None = [] if log else None
+        out: list[Event | Record] | None = [] if log else None
         self._out = out
         if deal is None:
             stock = cycles_deck()
@@ -509,7 +515,7 @@ class CyclesGame(Game):
         self.cycle_cards.append(card)
         self.cycle_seats.append(seat)
         if out is not None:
-            out.append(Played(seat=seat, card=card, declared=suit, lead=lead))
+            out.append((Played, seat, card, suit, lead))
         self.phase = FOLLOW
         self.current = seat + 1 if seat + 1 < n else 0
         count = hand.bit_count()
@@ -518,14 +524,14 @@ class CyclesGame(Game):
             shown = (hand & SUIT_MASK[self.lead_suit]).bit_count()
             self.revealed[seat] = shown
             if out is not None:
-                out.append(FalseCall(seat=seat, suit=self.lead_suit, count=shown))
+                out.append((FalseCall, seat, self.lead_suit, shown))
         if count == 0:
             self._finish(seat, "out")
             return
         if count == 1 and lc:
             if lc == LC_AUTO or call:
                 if out is not None:
-                    out.append(LastCardCalled(seat=seat, auto=lc == LC_AUTO))
+                    out.append((LastCardCalled, seat, lc == LC_AUTO))
             else:
                 self._penalty(seat)
                 return
@@ -537,7 +543,7 @@ class CyclesGame(Game):
         """Y15: make the only legal move if it needs no call, else skip the turn."""
         out = self._out
         if out is not None:
-            out.append(TimedOut(seat=seat))
+            out.append((TimedOut, seat))
         legal = self._compute_legal()
         plain = [m for m in legal if not m.call]
         if len(plain) == 1 and not (self._lc == LC_MANUAL and self.hands[seat].bit_count() == 2):
@@ -545,13 +551,13 @@ class CyclesGame(Game):
             self._play(seat, move.card, move.suit, False)  # type: ignore[arg-type]
             return
         if out is not None:
-            out.append(Skipped(seat=seat))
+            out.append((Skipped, seat))
         n = self._n
         nxt = seat + 1 if seat + 1 < n else 0
         self.forced = -1
         if self.phase == LEAD:
             if out is not None:
-                out.append(LeadPassed(seat=seat, to=nxt))
+                out.append((LeadPassed, seat, nxt))
             self._seek_leader(nxt)
             return
         self.left -= 1
@@ -664,7 +670,7 @@ class CyclesGame(Game):
             quiet = 0 if card == -1 else quiet + 1
             nxt = seat + 1 if seat + 1 < n else 0
             if out is not None:
-                out.append(LeadPassed(seat=seat, to=nxt))
+                out.append((LeadPassed, seat, nxt))
             if quiet >= n:
                 self._finish(None, "blocked")
                 return
@@ -676,7 +682,7 @@ class CyclesGame(Game):
         self.forced = forced
         out = self._out
         if out is not None:
-            out.append(LeadStarted(seat=seat, cycle=self.cycle_number))
+            out.append((LeadStarted, seat, self.cycle_number))
 
     def _seek_follower(self) -> int:
         """Find the next follower able to play (Y9 draws for them); complete or end the
@@ -890,61 +896,74 @@ class CyclesGame(Game):
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1} or None; got {seat!r}")
         over = self.phase == OVER
-        players: list[CyclesPlayerView] = [
-            {
-                "seat": s,
-                "cards": self.hands[s].bit_count(),
-                "revealed": None if self.revealed[s] < 0 else self.revealed[s],
-            }
-            for s in range(n)
-        ]
         in_cycle = bool(self.cycle_cards)
-        host_card = (
-            CARD_TEXT[self.cycle_cards[0]] if in_cycle and self.cycle_seats[0] == HOST else None
-        )
-        cycle: list[CycleCard] = [
-            {"seat": "host" if s == HOST else s, "card": CARD_TEXT[c]}
-            for s, c in zip(self.cycle_seats, self.cycle_cards, strict=True)
-        ]
         leader = self.current if self.phase == LEAD else self.leader
-        winning = self.best_seat
         out: CyclesView = {
             "ruleset": self.rules.ruleset,
             "rules": self.rules.to_dict(),
             "seat": seat,
             "phase": PHASE_NAMES[self.phase],
             "current": None if over else self.current,
-            "leader": None if over else ("host" if leader == HOST else leader),
-            "host_card": host_card,
-            "cycle": cycle,
+            "leader": None if over else _seat_name(leader),
+            "host_card": self._host_card(),
+            "cycle": self._cycle_view(),
             "lead_suit": SUITS[self.lead_suit] if in_cycle else None,
-            "winning": ("host" if winning == HOST else winning) if in_cycle else None,
+            "winning": _seat_name(self.best_seat) if in_cycle else None,
             "turns_left": self.left if in_cycle else 0,
             "forced": self.forced >= 0,
             "cycle_number": self.cycle_number,
             "cycles_left": self.cycles_left,
             "stock": len(self.stock),
             "removed": [CARD_TEXT[c] for c in cards_of(self.removed)],
-            "players": players,
+            "players": self._player_views(),
             "last_card": self.rules.last_card,
             "over": over,
             "result": self._result.to_dict() if self._result else None,
             "goal": self.rules.goal,
         }
         if seat is not None:
-            out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
-            out["call_matters"] = self.call_matters(seat)
-            if not over and seat == self.current:
-                out["legal"] = [m.text for m in self.legal_moves()]
-                out["legal_moves"] = self.legal_move_data()
-                if self.forced >= 0:
-                    out["forced_card"] = CARD_TEXT[self.forced]
-            else:
-                out["legal"] = []
-                out["legal_moves"] = []
+            self._add_seat_view(out, seat)
         if log:
             out["log"] = self._log_for(seat)
         return out
+
+    def _player_views(self) -> list[CyclesPlayerView]:
+        """What every seat shows the table: its card count and a false call's reveal."""
+        return [
+            {
+                "seat": s,
+                "cards": self.hands[s].bit_count(),
+                "revealed": None if self.revealed[s] < 0 else self.revealed[s],
+            }
+            for s in range(self._n)
+        ]
+
+    def _host_card(self) -> str | None:
+        """The card the host led to the cycle in progress, if the host led it."""
+        if self.cycle_cards and self.cycle_seats[0] == HOST:
+            return CARD_TEXT[self.cycle_cards[0]]
+        return None
+
+    def _cycle_view(self) -> list[CycleCard]:
+        """The cards of the cycle in progress, each with the seat that played it."""
+        return [
+            {"seat": _seat_name(s), "card": CARD_TEXT[c]}
+            for s, c in zip(self.cycle_seats, self.cycle_cards, strict=True)
+        ]
+
+    def _add_seat_view(self, out: CyclesView, seat: int) -> None:
+        """What only ``seat`` sees: its hand, and its legal moves when it is to move
+        (with the drawn card it is forced to play)."""
+        out["hand"] = [CARD_TEXT[c] for c in cards_of(self.hands[seat])]
+        out["call_matters"] = self.call_matters(seat)
+        if self.phase != OVER and seat == self.current:
+            out["legal"] = [m.text for m in self.legal_moves()]
+            out["legal_moves"] = self.legal_move_data()
+            if self.forced >= 0:
+                out["forced_card"] = CARD_TEXT[self.forced]
+        else:
+            out["legal"] = []
+            out["legal_moves"] = []
 
     @classmethod
     def from_view(

@@ -478,6 +478,117 @@ class LeadPassed(Event):
     to: int
 
 
+# -- events made when read ----------------------------------------------------------------
+
+Record = tuple[Any, ...]
+"""An event not made yet, as the state machines note it while a move is played: its
+class, then the values of its first fields in the order of ``fields(cls)`` (``seat``
+first); the fields left out keep their defaults. A tuple costs a small part of what a
+frozen dataclass does to build, and most callers of a move never read its events."""
+
+_NAMES: dict[type[Event], tuple[str, ...]] = {}
+
+
+def make_event(item: Event | Record) -> Event:
+    """The event a record stands for (an event is returned as it is)."""
+    if item.__class__ is not tuple:
+        return item  # type: ignore[return-value]
+    cls: type[Event] = item[0]
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in _fields(cls))
+    if len(item) > len(names) + 1:
+        raise ValueError(f"a record of {cls.__name__} has more values than fields: {item}")
+    return cls(**dict(zip(names, item[1:], strict=False)))
+
+
+def make_events(items: list[Any]) -> list[Event]:
+    """Make every record of ``items`` into its event, in place; ``items`` itself."""
+    for index, item in enumerate(items):
+        if item.__class__ is tuple:
+            items[index] = make_event(item)
+    return items
+
+
+class Events(list[Event]):
+    """The events of one move, as ``Game.play`` returns them: a list of frozen dataclass
+    events, each made from its record (``Record``) the first time the list is read.
+
+    Until then the list holds the records (so its length is right from the start):
+    every way of reading it from Python (iterating, indexing, comparing, ``in``, ``+``,
+    copying, pickling, the list methods that read or reorder) makes the events first;
+    ``append``, ``insert`` and ``extend`` only add (the state machines note records with
+    them; an event added stays as it is). A caller that never reads the events pays for
+    the records only."""
+
+    _made = False
+
+    def _make(self) -> None:
+        if not self._made:
+            self._made = True
+            list.__setitem__(self, slice(None), [make_event(i) for i in list.__iter__(self)])
+
+
+def _making(name: str) -> Any:
+    """``list``'s method ``name`` for ``Events``: the events made first (those of an
+    ``Events`` argument too)."""
+    method = getattr(list, name)
+
+    def wrapper(self: Events, *args: Any) -> Any:
+        self._make()
+        for arg in args:
+            if isinstance(arg, Events):
+                arg._make()
+        return method(self, *args)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+def _radd(self: Events, other: Any) -> Any:
+    """``other + events``: a list of ``other``'s items and the events."""
+    if not isinstance(other, list):
+        return NotImplemented
+    self._make()
+    return list(other) + list.copy(self)
+
+
+for _name in (
+    "__iter__",
+    "__reversed__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__contains__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__repr__",
+    "__add__",
+    "__iadd__",
+    "__mul__",
+    "__rmul__",
+    "__imul__",
+    "__reduce_ex__",
+    "__sizeof__",
+    "pop",
+    "remove",
+    "index",
+    "count",
+    "copy",
+    "sort",
+    "reverse",
+    "clear",
+):
+    setattr(Events, _name, _making(_name))
+Events.__radd__ = _radd  # type: ignore[attr-defined]
+Events.__hash__ = None
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -524,6 +635,7 @@ __all__ = [
     "Drew",
     "Event",
     "EventDict",
+    "Events",
     "FalseCall",
     "FirstPlayer",
     "GameOver",
@@ -540,6 +652,7 @@ __all__ = [
     "PickedUp",
     "PickupReason",
     "Played",
+    "Record",
     "Reshuffled",
     "RoundOver",
     "RoundStarted",
@@ -549,4 +662,6 @@ __all__ = [
     "SuitDeclared",
     "TimedOut",
     "event_from_dict",
+    "make_event",
+    "make_events",
 ]

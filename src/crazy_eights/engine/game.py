@@ -7,9 +7,12 @@ parsing, the legal-move cache that makes ``play`` cheap for moves that came from
 ``legal_moves()``, the move list, the round's event log, the error for an illegal move,
 copies, and the playout core.
 
-Events are built only when someone wants them: ``play`` returns them (and a game made
-with ``log=True``, the default, keeps the round's events for ``view(log=True)``);
-``apply`` on a game without a log, and ``playout``, build none.
+Events are built only when someone reads them: a move notes each as a cheap record
+(``events.Record``) when its caller wants the events, ``play`` returns them as an
+``Events`` list that makes the frozen dataclasses on the first read, and a game made
+with ``log=True``, the default, keeps the round's records, made into events when the
+log is read (``log``, ``view(log=True)``). ``apply`` on a game without a log, and
+``playout``, note none.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar
 
 from .cards import CARD_TEXT, Card, Mask, add_card, cards_of, parse_card
-from .events import Event
+from .events import Event, Events, Record, make_events
 from .moves import TIMEOUT, LegalMoveData, Move, MoveSyntaxError
 from .result import GameResult
 from .rng import PLAYOUT_MASK, Rng, playout_seed
@@ -126,10 +129,12 @@ class Game(ABC):
     _moves: list[str]
     _legal: tuple[Move, ...] | None
     _result: GameResult | None
-    _log: list[Event] | None
-    """The events of the current round (None: the game keeps no log)."""
-    _out: list[Event] | None
-    """The events of the move being made, when someone wants them."""
+    _log: list[Event | Record] | None
+    """The events of the current round, some still records (None: the game keeps no
+    log)."""
+    _out: list[Event | Record] | None
+    """The events of the move being made (records, or events), when someone wants
+    them."""
     _round_mark: int
     """Where in ``_out`` a round dealt during the move begins (-1: none was)."""
 
@@ -290,12 +295,39 @@ class Game(ABC):
         return out
 
     def play(self, move: str | Move) -> list[Event]:
-        """Play a move (text or ``Move``) and return the events it caused.
+        """Play a move (text or ``Move``) and return the events it caused (an
+        ``Events`` list: each event is made when the list is first read).
 
         Raises ``IllegalMove`` with the reason, leaving the game unchanged.
         """
-        move = self._checked(move)
-        out: list[Event] = []
+        legal = self._legal
+        if move.__class__ is Move and legal is not None and move in legal:
+            checked: Move = move  # one of legal_moves()
+        else:
+            checked = self._checked(move)
+        events = Events()
+        self._noted(checked, events)  # type: ignore[arg-type]  # records, made when read
+        return events
+
+    def apply(self, move: str | Move) -> None:
+        """Play a move without building its events (a game that keeps a log still
+        notes them). Raises ``IllegalMove`` like ``play``."""
+        legal = self._legal
+        if move.__class__ is Move and legal is not None and move in legal:
+            checked: Move = move  # one of legal_moves()
+        else:
+            checked = self._checked(move)
+        if self._log is not None:
+            self._noted(checked, [])
+            return
+        self._moves.append(checked.text)
+        self._legal = None
+        self._step(checked)
+
+    def _noted(self, move: Move, out: list[Event | Record]) -> None:
+        """Carry out a legal ``move`` with its events noted in ``out`` (records,
+        mostly), and in the log if the game keeps one (the round's alone if the move
+        dealt a new round)."""
         self._out = out
         self._round_mark = -1
         self._moves.append(move.text)
@@ -304,23 +336,12 @@ class Game(ABC):
         self._out = None
         log = self._log
         if log is not None:
+            noted = list.copy(out)  # the records themselves: reading ``Events`` makes them
             mark = self._round_mark
             if mark >= 0:
-                self._log = out[mark:]
+                self._log = noted[mark:]
             else:
-                log.extend(out)
-        return out
-
-    def apply(self, move: str | Move) -> None:
-        """Play a move without building its events (a game that keeps a log still
-        logs them). Raises ``IllegalMove`` like ``play``."""
-        if self._log is not None:
-            self.play(move)
-            return
-        move = self._checked(move)
-        self._moves.append(move.text)
-        self._legal = None
-        self._step(move)
+                log.extend(noted)
 
     def verify_move(self, move: str | Move) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now."""
@@ -370,12 +391,12 @@ class Game(ABC):
         shows each as a seat may see it)."""
         if self._log is None:
             raise ValueError("this game keeps no event log: make it with log=True")
-        return tuple(self._log)
+        return tuple(make_events(self._log))
 
     def _log_for(self, seat: int | None) -> list[Any]:
         if self._log is None:
             raise ValueError("this game keeps no event log: make it with log=True")
-        return [e.for_seat(seat) for e in self._log]
+        return [e.for_seat(seat) for e in make_events(self._log)]
 
     # -- copies, search and interop ---------------------------------------------------------
 

@@ -125,7 +125,7 @@ class OpenSpielGame(SheddingGame):
             got = self._take(seat, count, drawn)
             self._refill()
             if out is not None and drawn is not None:
-                out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason="draw_two"))
+                out.append((PenaltyDrawn, seat, tuple(drawn), "draw_two"))
             if got == count and not self._can_draw():
                 self.passes = 1
             self.current = (seat + self.direction) % cfg.n
@@ -141,7 +141,7 @@ class OpenSpielGame(SheddingGame):
         if cfg.refill and not self.stock:
             self._refill()
         if out is not None:
-            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
+            out.append((Drew, seat, (card,) if card >= 0 else ()))
         self.draws += 1
         if not self.stock and not (cfg.reshuffle and len(self.discard) > 1):  # _can_draw()
             self.draws = cfg.max_draw
@@ -149,7 +149,7 @@ class OpenSpielGame(SheddingGame):
     def _pass(self, seat: int) -> None:
         out = self._out
         if out is not None:
-            out.append(Passed(seat=seat))
+            out.append((Passed, seat))
         self.draws = 0
         if self.stock or (self._cfg.reshuffle and len(self.discard) > 1):  # _can_draw()
             self.passes = 0
@@ -191,7 +191,7 @@ class OpenSpielGame(SheddingGame):
         self._round_over(winner, reason, points, self.scores, None)
         out = self._out
         if out is not None:
-            out.append(GameOver(seat=winner, result=self._result))
+            out.append((GameOver, winner, self._result))
 
     # -- views ----------------------------------------------------------------------------
 

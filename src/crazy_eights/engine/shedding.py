@@ -58,6 +58,7 @@ from .events import (
     PenaltyDrawn,
     PenaltyReason,
     Played,
+    Record,
     Reshuffled,
     RoundOver,
     RoundStarted,
@@ -322,6 +323,20 @@ def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tu
     return moves
 
 
+def _count_moves(plain: Mask, wild: Mask, call: bool, tail: int) -> int:
+    """How many moves ``_options`` stands for, counted bit by bit (``int.bit_count`` is
+    no mypyc primitive: the compiled build counts natively)."""
+    calls = 2 if call else 1
+    count = 1 if tail else 0
+    while plain:
+        plain &= plain - 1
+        count += calls
+    while wild:
+        wild &= wild - 1
+        count += 4 * calls
+    return count
+
+
 def _two_cards(hand: Mask) -> bool:
     """Whether ``hand`` holds exactly two cards (a play now leaves one: G7)."""
     rest = hand & (hand - 1)
@@ -378,7 +393,7 @@ class SheddingGame(Game):
         self.direction = 1
         self.scores = [0] * n
         self.numbers = [cfg.start] * n if cfg.countdown else []
-        out: list[Event] | None = [] if log else None
+        out: list[Event | Record] | None = [] if log else None
         self._out = out
         if deal is None:
             self._deal_round()
@@ -402,6 +417,11 @@ class SheddingGame(Game):
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    @property
+    def phase_name(self) -> SheddingPhase:
+        """The phase of the turn as the view names it (``play``, ``drawn``, ...)."""
+        return PHASE_NAMES[self.phase]
 
     @property
     def active_suit(self) -> str:
@@ -482,8 +502,21 @@ class SheddingGame(Game):
         return starter
 
     def _setup(self, deal: Deal) -> None:
-        cfg = self._cfg
-        n = cfg.n
+        """Set up the round an explicit ``deal`` describes (its settings checked first)."""
+        self._check_deal(deal)
+        self._set_match_position(deal)
+        stock = self._place_cards(deal)
+        if deal.starter is not None:
+            starter = parse_card(deal.starter)
+        elif stock:
+            starter = self._turn_starter(stock)
+        else:
+            raise ValueError("a deal needs a starter card or a stock to turn one from")
+        self._begin(starter)
+
+    def _check_deal(self, deal: Deal) -> None:
+        """Raise ``ValueError`` for a setting of ``deal`` this game cannot take."""
+        n = self._cfg.n
         if len(deal.hands) != n:
             raise ValueError(f"deal has {len(deal.hands)} hands for {n} players")
         if not 0 <= deal.dealer < n:
@@ -492,19 +525,28 @@ class SheddingGame(Game):
             raise ValueError("direction must be 1 (clockwise) or -1")
         if deal.cycles_left is not None or deal.leader is not None or deal.removed:
             raise ValueError("cycles_left, leader and removed are settings of a cycles deal")
+        if deal.scores is not None and len(deal.scores) != n:
+            raise ValueError(f"deal has {len(deal.scores)} scores for {n} players")
+        if deal.numbers is not None:
+            if not self._cfg.countdown:
+                raise ValueError("numbers are a setting of a countdown deal")
+            if len(deal.numbers) != n or not all(1 <= x <= 8 for x in deal.numbers):
+                raise ValueError(f"numbers must be {n} values from 1 to 8")
+
+    def _set_match_position(self, deal: Deal) -> None:
+        """The dealer, round, direction, scores and numbers ``deal`` gives."""
         self.dealer = deal.dealer
         self.round = deal.round
         self.direction = deal.direction
         if deal.scores is not None:
-            if len(deal.scores) != n:
-                raise ValueError(f"deal has {len(deal.scores)} scores for {n} players")
             self.scores = [int(s) for s in deal.scores]
         if deal.numbers is not None:
-            if not cfg.countdown:
-                raise ValueError("numbers are a setting of a countdown deal")
-            if len(deal.numbers) != n or not all(1 <= x <= 8 for x in deal.numbers):
-                raise ValueError(f"numbers must be {n} values from 1 to 8")
             self.numbers = [int(x) for x in deal.numbers]
+
+    def _place_cards(self, deal: Deal) -> list[Card]:
+        """Put the hands, stock and discards of ``deal`` in place, each card checked
+        against the packs (the starter too); return the stock."""
+        packs = self._cfg.packs
         seen: dict[Card, int] = {}
 
         def take(text: str) -> Card:
@@ -512,7 +554,7 @@ class SheddingGame(Game):
             if card in JOKERS:
                 raise ValueError(f"{text} is not a card of {self.rules.ruleset}")
             seen[card] = seen.get(card, 0) + 1
-            if seen[card] > cfg.packs:
+            if seen[card] > packs:
                 raise ValueError(f"{CARD_TEXT[card]} is dealt more often than the packs hold")
             return card
 
@@ -522,12 +564,8 @@ class SheddingGame(Game):
         self.stock = stock
         self.discard = [take(t) for t in deal.discard]
         if deal.starter is not None:
-            starter = take(deal.starter)
-        elif stock:
-            starter = self._turn_starter(stock)
-        else:
-            raise ValueError("a deal needs a starter card or a stock to turn one from")
-        self._begin(starter)
+            take(deal.starter)
+        return stock
 
     def _wilds(self) -> tuple[Mask, ...]:
         """Each seat's wild cards under the rules (K1: by number in countdown)."""
@@ -573,10 +611,10 @@ class SheddingGame(Game):
         out = self._out
         mark = 0
         if out is not None:
-            out.append(RoundStarted(round=self.round, dealer=self.dealer))
+            out.append((RoundStarted, None, self.round, self.dealer))
             for seat in range(n):
-                out.append(Dealt(seat=seat, cards=tuple(cards_of(self.hands[seat]))))
-            out.extend(StarterReturned(card=card) for card in returned)
+                out.append((Dealt, seat, tuple(cards_of(self.hands[seat]))))
+            out.extend([(StarterReturned, None, card) for card in returned])
             mark = len(out)
         dealer = self.dealer
         self.current = (dealer + self.direction) % n
@@ -587,7 +625,7 @@ class SheddingGame(Game):
         elif action and rule in (STARTER_DECLARE, STARTER_RETURN):  # U3, OS2
             self.current = self._after_action(dealer, action)
         if out is not None:
-            out.insert(mark, StarterTurned(card=starter, pending=2 * self.pending))
+            out.insert(mark, (StarterTurned, None, starter, 2 * self.pending))
 
     # -- legal moves --------------------------------------------------------------------
 
@@ -658,13 +696,12 @@ class SheddingGame(Game):
     def _why_illegal(self, move: Move) -> str:
         if self.phase == OVER:
             return "the game is over"
-        seat = self.current
-        kind = move.kind
         if self.phase == DECLARE:
             return (
                 f"the dealer must first declare the suit of the starter "
                 f"{CARD_TEXT[self.top]} (e.g. {CARD_TEXT[self.top]}:H or :H)"
             )
+        kind = move.kind
         if kind == DECLARE_KIND:
             return "there is no starter eight to declare a suit for; declare with a wild card"
         if kind == PASS_KIND:
@@ -672,31 +709,39 @@ class SheddingGame(Game):
                 return "you hold a legal card after drawing: play one"
             return "you cannot pass while you can play or draw"
         if kind == DRAW_KIND:
-            if self.phase == DRAWN:
-                return f"you already drew: play {CARD_TEXT[self.drawn]} or pass"
-            if self.phase == AFTER_DRAW:
-                return "you already drew this turn: play a legal card"
-            if not self._can_draw():
-                return "the stock is empty: there is nothing to draw"
-            return "you hold a legal card and voluntary drawing is off: play it"
+            return self._why_no_draw()
         card = move.card
         assert card is not None
-        hand = self.hands[seat]
+        return self._why_not_card(card, move.suit)
+
+    def _why_no_draw(self) -> str:
+        """Why the player to move may not draw now."""
+        if self.phase == DRAWN:
+            return f"you already drew: play {CARD_TEXT[self.drawn]} or pass"
+        if self.phase == AFTER_DRAW:
+            return "you already drew this turn: play a legal card"
+        if not self._can_draw():
+            return "the stock is empty: there is nothing to draw"
+        return "you hold a legal card and voluntary drawing is off: play it"
+
+    def _why_not_card(self, card: Card, suit: Suit | None) -> str:
+        """Why the player to move may not play ``card`` (declaring ``suit``) now."""
+        hand = self.hands[self.current]
         if not (hand | (hand >> COPY)) >> card & 1:
             return f"you do not hold {CARD_TEXT[card]}"
         if self.phase == DRAWN and card != self.drawn:
             return f"after drawing you may only play the drawn card {CARD_TEXT[self.drawn]} or pass"
-        wild = self._wild[seat] >> card & 1
         if self.pending:
             if card & 15 == EIGHT:
                 return (
                     f"an eight cannot answer a pending draw of {2 * self.pending}: play a 2 or draw"
                 )
             return f"a draw of {2 * self.pending} is pending: play a 2 or draw"
-        if wild and move.suit is None:
+        wild = self._wild[self.current] >> card & 1
+        if wild and suit is None:
             return f"{CARD_TEXT[card]} is wild: declare a suit with it, e.g. {CARD_TEXT[card]}:H"
-        if not wild and move.suit is not None:
-            return f"{CARD_TEXT[card]} is not wild for you: play it without ':{SUITS[move.suit]}'"
+        if not wild and suit is not None:
+            return f"{CARD_TEXT[card]} is not wild for you: play it without ':{SUITS[suit]}'"
         if self.declared:
             return (
                 f"{CARD_TEXT[card]} does not follow: the declared suit is "
@@ -732,13 +777,13 @@ class SheddingGame(Game):
         self.current = (dealer + self.direction) % self._cfg.n
         out = self._out
         if out is not None:
-            out.append(SuitDeclared(seat=dealer, card=self.top, suit=suit))
+            out.append((SuitDeclared, dealer, self.top, suit))
 
     def _timeout(self, seat: int) -> None:
         legal = self._compute_legal()
         out = self._out
         if out is not None:
-            out.append(TimedOut(seat=seat))
+            out.append((TimedOut, seat))
         if DRAW in legal:
             self._draw(seat)
         elif PASS in legal:
@@ -781,14 +826,14 @@ class SheddingGame(Game):
         if not hand & (hand - 1):  # one card left, or none
             if not hand:
                 if out is not None:
-                    out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                    out.insert(mark, (Played, seat, card, suit))
                 self._end_round(seat)
                 return
             if cfg.last_card:
                 self._last_card(seat, call)
         if self.plays == cfg.max_turns:
             if out is not None:
-                out.insert(mark, Played(seat=seat, card=card, declared=suit))
+                out.insert(mark, (Played, seat, card, suit))
             self._end_round(None)
             return
         if cfg.refill and not self.stock:
@@ -798,7 +843,7 @@ class SheddingGame(Game):
         else:
             self.current = (seat + self.direction) % cfg.n
         if out is not None:
-            out.insert(mark, Played(seat=seat, card=card, declared=suit, pending=2 * self.pending))
+            out.insert(mark, (Played, seat, card, suit, False, 2 * self.pending))
 
     def _last_card(self, seat: int, call: bool) -> None:
         """G7, C9, U8, K8: a play left ``seat`` one card; called (or auto), or two
@@ -807,7 +852,7 @@ class SheddingGame(Game):
         if auto or call:
             out = self._out
             if out is not None:
-                out.append(LastCardCalled(seat=seat, auto=auto))
+                out.append((LastCardCalled, seat, auto))
         else:
             self._penalty(seat, 2, "last_card")
 
@@ -825,16 +870,16 @@ class SheddingGame(Game):
                 return nxt
             self._penalty(nxt, 2, "draw_two")
             if out is not None:
-                out.append(Skipped(seat=nxt))
+                out.append((Skipped, nxt))
             return (nxt + self.direction) % n
         if action == SKIP:
             if out is not None:
-                out.append(Skipped(seat=nxt))
+                out.append((Skipped, nxt))
             return (nxt + self.direction) % n
         if action == REVERSE and (n > 2 or cfg.reverse_in_two):
             self.direction = -self.direction
             if out is not None:
-                out.append(DirectionChanged(direction=self.direction))
+                out.append((DirectionChanged, None, self.direction))
             return (seat + self.direction) % n
         return nxt
 
@@ -874,7 +919,7 @@ class SheddingGame(Game):
             return self._take(seat, count, None)
         drawn: list[Card] = []
         got = self._take(seat, count, drawn)
-        out.append(PenaltyDrawn(seat=seat, cards=tuple(drawn), reason=reason))
+        out.append((PenaltyDrawn, seat, tuple(drawn), reason))
         return got
 
     def _reshuffle(self) -> None:
@@ -885,7 +930,7 @@ class SheddingGame(Game):
         self.discard = [top]
         out = self._out
         if out is not None:
-            out.append(Reshuffled(count=len(stock)))
+            out.append((Reshuffled, None, len(stock)))
 
     def _refill(self) -> None:
         """OpenSpiel reshuffles as soon as the stock is empty, after a draw or a play, so
@@ -918,12 +963,12 @@ class SheddingGame(Game):
                 if self._fits(seat, card):
                     break
             if out is not None and drawn is not None:
-                out.append(Drew(seat=seat, cards=tuple(drawn)))
+                out.append((Drew, seat, tuple(drawn)))
             self.phase = AFTER_DRAW
             return
         card = self._draw_one(seat)
         if out is not None:
-            out.append(Drew(seat=seat, cards=(card,) if card >= 0 else ()))
+            out.append((Drew, seat, (card,) if card >= 0 else ()))
         if policy == UNTIL_PLAY:
             return
         if policy == SINGLE and card >= 0 and self._fits(seat, card):
@@ -939,7 +984,7 @@ class SheddingGame(Game):
     def _pass(self, seat: int) -> None:
         out = self._out
         if out is not None:
-            out.append(Passed(seat=seat))
+            out.append((Passed, seat))
         self.phase = PLAY
         self.drawn = -1
         self.passes += 1
@@ -1008,19 +1053,10 @@ class SheddingGame(Game):
         points, what each seat scored, the totals against ``target`` (C10, U10, K6)."""
         out = self._out
         if out is not None:
-            out.append(
-                RoundOver(
-                    seat=winner,
-                    round=self.round,
-                    reason=reason,
-                    points=tuple(points),
-                    hands=tuple(tuple(cards_of(h)) for h in self.hands),
-                    scored=tuple(scored),
-                    scores=tuple(self.scores),
-                    target=target,
-                    numbers=tuple(self.numbers) if self._cfg.countdown else None,
-                )
-            )
+            hands = tuple([tuple(cards_of(h)) for h in self.hands])
+            numbers = tuple(self.numbers) if self._cfg.countdown else None
+            record = (RoundOver, winner, self.round, reason, tuple(points), hands)
+            out.append((*record, tuple(scored), tuple(self.scores), target, numbers))
 
     def _finish(self, last_winner: int | None, points: list[int], reason: EndReason) -> None:
         cfg = self._cfg
@@ -1051,7 +1087,7 @@ class SheddingGame(Game):
         )
         out = self._out
         if out is not None:
-            out.append(GameOver(seat=winner, result=self._result))
+            out.append((GameOver, winner, self._result))
 
     # -- the playout policy ---------------------------------------------------------------
 
@@ -1067,22 +1103,14 @@ class SheddingGame(Game):
         native = COMPILED
         while made != max_moves and self.phase != OVER:
             plain, wild, call, tail = self._options()
-            calls = 2 if call else 1
             if native:  # int.bit_count is no mypyc primitive: count natively
-                count = 0
-                mask = plain
-                while mask:
-                    mask &= mask - 1
-                    count += calls
-                mask = wild
-                while mask:
-                    mask &= mask - 1
-                    count += 4 * calls
-                count += tail > 0
+                count = _count_moves(plain, wild, call, tail)
             elif wild or call:
-                count = calls * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
+                count = (1 + call) * (plain.bit_count() + 4 * wild.bit_count()) + (tail > 0)
             else:
                 count = plain.bit_count() + (tail > 0)
+            made += 1
+            index = 0
             if count > 1:
                 x = (x * 69069 + 1) & PLAYOUT_MASK  # rng.playout_step, inlined
                 if greedy:
@@ -1090,43 +1118,45 @@ class SheddingGame(Game):
                     x = (x * 69069 + 1) & PLAYOUT_MASK
                     if not explore:
                         moves.append(self._greedy_step(plain, wild, call, tail, x))
-                        made += 1
                         continue
                 index = ((x >> 2) * count) >> 28  # rng.below, inlined
-            else:
-                index = 0
-            made += 1
-            if tail and index == count - 1:
+            if tail and index == count - 1:  # _tail_step(tail), inlined: a playout draws often
                 if tail == DRAW_TAIL:
                     self._draw(self.current)
                     moves.append("draw")
                 else:
                     self._pass(self.current)
                     moves.append("pass")
-                continue
-            if not wild and calls == 1:  # the usual case: the index-th card of ``plain``
+            elif wild or call:
+                moves.append(self._indexed_step(plain, wild, call, index))
+            else:  # the usual case: the index-th card of ``plain``
                 while index:
                     plain &= plain - 1
                     index -= 1
                 card = (plain & -plain).bit_length() - 1
                 self._play_card(self.current, card, None, False)
                 moves.append(_PLAY_TEXT[card * 10])
-                continue
-            mask = plain | wild
+        return made
+
+    def _indexed_step(self, plain: Mask, wild: Mask, call: bool, index: int) -> str:
+        """Make the ``index``-th play of ``_options`` (cards in id order, a wild card
+        listed once a suit, each play with its last-card call after it if ``call``),
+        as a playout does; the move's text."""
+        calls = 2 if call else 1
+        mask = plain | wild
+        low = mask & -mask
+        size = calls * 4 if wild & low else calls
+        while index >= size:
+            index -= size
+            mask ^= low
             low = mask & -mask
             size = calls * 4 if wild & low else calls
-            while index >= size:
-                index -= size
-                mask ^= low
-                low = mask & -mask
-                size = calls * 4 if wild & low else calls
-            card = low.bit_length() - 1
-            suit = -1
-            if wild & low:
-                suit = index // calls
-                index %= calls
-            moves.append(self._play_step(card, suit, index == 1))
-        return made
+        card = low.bit_length() - 1
+        suit = -1
+        if wild & low:
+            suit = index // calls
+            index %= calls
+        return self._play_step(card, suit, index == 1)
 
     def _greedy_step(self, plain: Mask, wild: Mask, call: bool, tail: int, draw: int) -> str:
         """The greedy playout's move: shed a card that is not wild from the suit the

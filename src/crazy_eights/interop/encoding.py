@@ -12,10 +12,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from crazy_eights.engine.cards import SUITS, Card, parse_card
+from crazy_eights.engine.cards import SUITS, Card, cards_of, parse_card
 from crazy_eights.engine.game import Game
 from crazy_eights.engine.moves import DRAW, PASS, Move, MoveKind
 from crazy_eights.engine.rules import Rules
+from crazy_eights.engine.shedding import SheddingGame
 
 NUM_CARDS = 55
 DRAW_ACTION = NUM_CARDS * 10
@@ -59,7 +60,18 @@ def encode_move(move: Move) -> int:
     return (card_index(move.card) * 5 + declared) * 2 + int(move.call)
 
 
+_DECODED: dict[int, Move] = {}
+"""``decode_action`` of every action id met so far (an environment decodes every step)."""
+
+
 def decode_action(action: int) -> Move:
+    move = _DECODED.get(action)
+    if move is None:
+        move = _DECODED[action] = _decode(action)
+    return move
+
+
+def _decode(action: int) -> Move:
     if action == DRAW_ACTION:
         return DRAW
     if action == PASS_ACTION:
@@ -73,8 +85,21 @@ def decode_action(action: int) -> Move:
     return Move.play(card, None if declared == 0 else declared - 1, call=call)
 
 
+_ACTION_IDS: dict[Move, int] = {}
+"""``encode_move`` of every move met so far (moves are interned: a lookup by identity)."""
+
+
 def legal_actions(game: Game) -> list[int]:
-    return sorted(encode_move(m) for m in game.legal_moves())
+    """The action ids of the legal moves, in order (asked every step: looked up)."""
+    ids = _ACTION_IDS
+    out = []
+    for move in game.legal_moves():
+        action = ids.get(move)
+        if action is None:
+            action = ids[move] = encode_move(move)
+        out.append(action)
+    out.sort()
+    return out
 
 
 def info_string(game: Game, seat: int, *, log: bool) -> str:
@@ -99,6 +124,16 @@ FEATURE_HIGH = 1.0
 def features(game: Game, seat: int, *, history: bool) -> list[float]:
     """A fixed-size vector of ``seat``'s view (its hand, the table, the public counts),
     each in -1..1; with ``history``, also the cards each seat has played this round."""
+    if not history and isinstance(game, SheddingGame):
+        out = [0.0] * feature_size(game.rules, history=False)
+        for index, value in sparse_features(game, seat).items():
+            out[index] = value
+        return out
+    return view_features(game, seat, history=history)
+
+
+def view_features(game: Game, seat: int, *, history: bool) -> list[float]:
+    """``features`` read from ``seat``'s view (every ruleset; the history from its log)."""
     rules = game.rules
     n = rules.players
     view: Mapping[str, Any] = game.view(seat, log=history)
@@ -140,6 +175,54 @@ def features(game: Game, seat: int, *, history: bool) -> list[float]:
                 k = (event["seat"] - seat) % n
                 out[base + 64 * k + parse_card(event["cards"][0])] = 1.0
     return out
+
+
+def sparse_features(game: Game, seat: int) -> dict[int, float]:
+    """The features of ``features(game, seat, history=False)`` that are not zero, by
+    index. A shedding game's are read from its public state, not its view (a test
+    compares them): an environment asks every step, and a numpy array takes them in
+    one assignment instead of converting a whole list."""
+    if not isinstance(game, SheddingGame):
+        vector = view_features(game, seat, history=False)
+        return {index: value for index, value in enumerate(vector) if value}
+    rules = game.rules
+    n = rules.players
+    deck = rules.deck_size()
+    out: dict[int, float] = {}
+    get = out.get
+    for card in cards_of(game.hands[seat]):
+        out[card] = get(card, 0.0) + 0.5
+    out[64 + game.top] = 1.0
+    for card in game.discard:
+        out[128 + card] = get(128 + card, 0.0) + 0.5
+    out[192 + game.suit] = 1.0
+    if game.declared:
+        out[196] = 1.0
+    if game.pending_draw:
+        out[197] = min(game.pending_draw, 20) / 20.0
+    if game.direction == 1:
+        out[198] = 1.0
+    if game.stock:
+        out[199] = len(game.stock) / deck
+    target = float(rules.target or 100)
+    numbers = game.numbers
+    hands = game.hands
+    for k in range(n):
+        s = (seat + k) % n
+        if hands[s]:
+            out[200 + k] = hands[s].bit_count() / deck
+        if numbers:
+            out[200 + n + k] = numbers[s] / 8.0
+        elif game.scores[s]:
+            out[200 + n + k] = max(-1.0, min(1.0, game.scores[s] / target))
+    current = game.current_player
+    if current is not None:
+        out[200 + 2 * n + (current - seat) % n] = 1.0
+    out[200 + 3 * n + _PHASE_INDEX[game.phase_name]] = 1.0
+    return out
+
+
+_PHASE_INDEX = {name: index for index, name in enumerate(PHASES)}
 
 
 def _standing(player: Mapping[str, Any], rules: Rules) -> float:

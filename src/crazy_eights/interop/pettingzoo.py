@@ -53,7 +53,7 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        size = encoding.feature_size(self.rules, history=False)
+        size = self._size = encoding.feature_size(self.rules, history=False)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -100,7 +100,9 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         if not game.is_over and game.current_player == seat and not self._truncated():
             mask[encoding.legal_actions(game)] = 1
-        features = np.asarray(encoding.features(game, seat, history=False), np.float32)
+        features = np.zeros(self._size, np.float32)
+        found = encoding.sparse_features(game, seat)
+        features[list(found)] = list(found.values())
         return {"observation": features, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -111,10 +113,10 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None and action is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         game.apply(encoding.decode_action(int(action)))
         self._moves += 1
-        if game.is_over or self._truncated():
+        if game.is_over or (self.max_moves is not None and self._moves >= self.max_moves):
             payoff = self._payoff(game)
             for a in self.agents:
                 self.rewards[a] = payoff[self._seat[a]]

@@ -109,7 +109,7 @@ def play_game(
             move = players[player].choose(game.view(seat, log=True), legal)
             think[player] += clock() - start
             decisions[player] += 1
-        game.play(move)
+        game.apply(move)
         moves += 1
     result = game.result
     if result is None:
