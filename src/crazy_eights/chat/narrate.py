@@ -5,7 +5,7 @@ events and views and the seats' names, never from what someone typed."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from crazy_eights.engine import Event
@@ -64,6 +64,15 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
     def who(seat: int | None) -> str:
         return "the host" if seat is None or seat == HOST else names[seat]
 
+    for line in (_play_line, _cycle_line, _table_line):
+        said = line(event, who, names)
+        if said is not None:
+            return said
+    return None
+
+
+def _play_line(event: Event, who: Callable[[int | None], str], names: Sequence[str]) -> str | None:
+    """What a player did: plays, calls, draws, penalties, time."""
     match event:
         case Played(seat=s, card=c, declared=d, lead=lead):
             verb = "leads" if lead else "plays"
@@ -88,6 +97,16 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
             return f"{who(s)} ran out of time"
         case Skipped(seat=s):
             return f"{who(s)} is skipped"
+        case SuitDeclared(seat=s, suit=suit):
+            return f"{who(s)} names {SUIT_NAMES[suit]}"
+        case Passed(seat=s):
+            return f"{who(s)} passes"
+    return None
+
+
+def _cycle_line(event: Event, who: Callable[[int | None], str], names: Sequence[str]) -> str | None:
+    """The cycles host's own moves: leads, who plays first, cycles won and ended."""
+    match event:
         case HostLed(card=c, cycle=n):
             return f"cycle {n}: the host turns {CARD_TEXT[c]}"
         case JokerToBottom(card=c):
@@ -107,16 +126,18 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
             return None if done else f"the cycle ends unfinished; {left} cycles left"
         case GameStarted(players=n, cycles_left=left):
             return f"cycles for {n}: {left} cycles at most. Good luck!"
+    return None
+
+
+def _table_line(event: Event, who: Callable[[int | None], str], names: Sequence[str]) -> str | None:
+    """The table around the play: the starter, direction, reshuffles, rounds."""
+    match event:
         case StarterTurned(card=c):
             return f"the starter is {CARD_TEXT[c]}"
-        case SuitDeclared(seat=s, suit=suit):
-            return f"{who(s)} names {SUIT_NAMES[suit]}"
         case DirectionChanged(direction=d):
             return "play goes " + ("clockwise" if d == 1 else "anticlockwise")
         case Reshuffled(count=n):
             return f"the discards are shuffled into a new stock of {n}"
-        case Passed(seat=s):
-            return f"{who(s)} passes"
         case RoundStarted(round=n, dealer=d):
             return f"round {n}, {who(d)} deals"
         case RoundOver(seat=s, points=points):
