@@ -234,6 +234,11 @@ class State(BaseModel):
     )
     called: bool = False
     pause: Pause | None = None
+    words: dict[str, str] = Field(
+        default_factory=dict,
+        description="the engine's words for rules the table says: blockade (who wins a "
+        "blocked round and why), answer (what a pending draw-two allows)",
+    )
 
 
 class You(BaseModel):

@@ -10,6 +10,7 @@ from typing import Any
 
 import pydantic_core
 
+from ...engine import Rules
 from ..protocol import (
     ChatOut,
     Clock,
@@ -124,18 +125,31 @@ def state_data(
     # nobody may move while the table pauses between rounds, though the next deal is out
     to_move = seat is not None and game.current_player == seat and not table.rounds.active
     moves = game.legal_move_data() if to_move else []
+    view = game.view(seat, log=log)
+    pending: Any = view.get("pending_draw", 0) if to_move else 0
     return {
         "version": table.version,
         "move": move,
         "by": by,
         "ack": ack if seat is not None and seat == by else None,
         "events": [e.for_seat(seat) for e in events],
-        "view": game.view(seat, log=log),
+        "view": view,
         "legal": [m["text"] for m in moves],
         "moves": moves,
         "called": seat is not None and table.seats[seat].called,
         "pause": pause_data(table),
+        "words": rule_words(table.rules, int(pending)),
     }
+
+
+def rule_words(rules: Rules, pending: int) -> dict[str, str]:
+    """The engine's words for what the table says of a rule: who wins a blocked round
+    (``Rules.blockade``) and, facing a draw-two, how it is answered (``answer_draw_two``)."""
+    words = {"blockade": rules.blockade}
+    answer = rules.answer_draw_two(pending)
+    if answer:
+        words["answer"] = answer
+    return words
 
 
 def pause_data(table: TableState) -> Any:

@@ -25,6 +25,7 @@ export const SECTIONS = {
     ["Drawing", "If you cannot play, or would rather not, click the stock to draw. The table's draw policy says what happens next."],
     ["Last card", "When your play leaves you one card, press Last Card (or type \u201clast card\u201d in chat) before you play it. Forgetting costs two cards."],
     ["Scoring", "Eights 50, K Q J 10 each 10, an ace 1 (or 11), other cards their number."],
+    ["Blockade", "When the stock is empty and nobody can play, the round is blocked. The player with the fewest points in hand wins it (on a tie, the fewest cards) and scores the points left in the other hands, as if they had gone out."],
   ],
   ultimate: [
     ["Goal", "Go out first. Everyone else scores penalty points for the cards they still hold; when a player reaches the target, the lowest total wins the match."],
@@ -34,6 +35,7 @@ export const SECTIONS = {
     ["Queens and aces", "A queen skips the next player. An ace reverses the direction of play."],
     ["Starter eight", "If the first card turned is an eight, the dealer names its suit."],
     ["Last card", "Press Last Card as you play your second-to-last card, or draw two."],
+    ["Blockade", "If even a reshuffle leaves nothing to draw and nobody can play, the round is blocked. The player with the fewest points in hand wins it (on a tie, the fewest cards); everyone else scores their hand as penalty points."],
   ],
   countdown: [
     ["Goal", "Everyone starts with a number (8). It is both the number of cards you are dealt and your personal wild rank. Win a round and your number goes down by one; win a round while your number is 1 and you win the game."],
@@ -41,6 +43,7 @@ export const SECTIONS = {
     ["After a wild", "The next player must follow the named suit or play their own wild."],
     ["Drawing", "You may draw instead of playing. You keep drawing, one card at a time, until you play a card."],
     ["No points", "Rounds score nothing: only the numbers count."],
+    ["Blockade", "If nobody can play or draw, the round is blocked: nobody wins it, no number changes, and the next dealer deals the same numbers again."],
   ],
   cycles: [
     ["Goal", "Empty your hand, or hold the lowest hand value when the cycle limit runs out."],
@@ -103,7 +106,26 @@ export const SETTING_LABELS = {
   turn_timer: "Turn timer (s)",
 };
 
-export function valueLabel(value) {
+/** Each setting's values in words (How to play never shows a raw value such as
+ * `until_playable`); a value not listed reads as itself ("on", "off", a number). */
+export const VALUE_WORDS = {
+  hand_size: { auto: "7 cards for two players, else 5" },
+  packs: { auto: "two packs from six players", 1: "one pack", 2: "two packs" },
+  draw_policy: {
+    single: "draw one card, and you may play it",
+    until_playable: "draw until you hold a card you can play",
+    single_then_pass: "draw one card, and your turn ends",
+    until_play: "draw one card at a time until you play",
+  },
+  stock_empty: { block: "play is blocked (you pass)", reshuffle: "the discards are shuffled into a new stock" },
+  last_card: { manual: "you press Last card", auto: "called for you", off: "no call" },
+  ace_points: { 1: "1 point", 11: "11 points" },
+  mode: { single: "a single round", match: "a match up to the target" },
+};
+
+export function valueLabel(value, setting = null) {
+  const words = setting && VALUE_WORDS[setting] && VALUE_WORDS[setting][String(value)];
+  if (words) return words;
   if (value === true) return "on";
   if (value === false) return "off";
   return String(value).replaceAll("_", " ");
@@ -155,12 +177,14 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
       dt.textContent = SETTING_LABELS[name] || name;
       const dd = document.createElement("dd");
       const shown = rules && name in rules ? rules[name] : info.default;
-      const allowed = info.choices ? info.choices.map(valueLabel).join(", ") : info.range ? `${info.range[0]} to ${info.range[1]}` : "";
+      const allowed = info.choices ? info.choices.map((c) => valueLabel(c, name)).join("; ") : info.range ? `${info.range[0]} to ${info.range[1]}` : "";
       dd.innerHTML = "";
       const b = document.createElement("strong");
-      b.textContent = `${rules ? "Here" : "Default"}: ${valueLabel(shown)}`;
+      b.textContent = `${rules ? "Here" : "Default"}: ${valueLabel(shown, name)}`;
       const span = document.createElement("span");
-      span.textContent = ` (allowed: ${allowed}). ${SETTING_TEXT[name] || ""} ${info.help ? `\u2014 ${info.help}.` : ""}`;
+      // the server's short help names raw values; our words replace it where we have them
+      const help = info.help && !VALUE_WORDS[name] ? ` \u2014 ${info.help}.` : "";
+      span.textContent = ` (choices: ${allowed}). ${SETTING_TEXT[name] || ""}${help}`;
       dd.append(b, span);
       dl.append(dt, dd);
     }

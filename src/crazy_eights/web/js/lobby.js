@@ -140,7 +140,7 @@ async function createForm(box) {
     return h("label", { class: "field" }, h("span", { class: "flabel", text: label }), input, h("small", { id: helpId, class: "help", text: help }));
   };
   const input = (name, s) => s.choices
-    ? h("select", { name }, s.choices.map((c) => h("option", { value: JSON.stringify(c), text: valueLabel(c), selected: c === s.default })))
+    ? h("select", { name }, s.choices.map((c) => h("option", { value: JSON.stringify(c), text: valueLabel(c, name), selected: c === s.default })))
     : h("input", { type: "number", name, min: s.range[0], max: s.range[1], value: s.default, required: true });
   // mode and target are one choice in words ("Single round", "Match to 200 points"); the
   // target's own field shows only for a score of one's own

@@ -70,6 +70,7 @@ export class TableView {
   }
 
   destroy() {
+    this.gone = true;
     clearInterval(this.tick);
     this.unsub();
     document.removeEventListener("keydown", this.onKey);

@@ -31,7 +31,8 @@ export function describe(ev, table) {
     case "drew": return `${who} draw${s} ${n === 1 ? "a card" : `${n} cards`}${cards ? `: ${cards}` : ""}.`;
     case "passed": return `${who} pass${ev.seat === mySeat ? "" : "es"}.`;
     case "timeout": return `${who} ran out of time.`;
-    case "round_over": return ev.reason === "blockade" ? `Round ${ev.round} is blocked; ${name(ev.seat)} win${s} on points.` : `${who} went out and win${s} round ${ev.round}!`;
+    case "round_over": if (ev.reason !== "blockade") return `${who} went out and win${s} round ${ev.round}!`;
+      return ev.seat === undefined || ev.seat === null ? `Round ${ev.round} is blocked: nobody wins it.` : `Round ${ev.round} is blocked; ${who} win${s} it${table.state && table.state.words && table.state.words.blockade ? ` (${table.state.words.blockade})` : ""}.`;
     case "game_over": return ev.winner === null || ev.winner === undefined ? "The game is over." : `Game over: ${name(ev.winner)} win${ev.winner === mySeat ? "" : "s"}!`;
     case "host_lead": return `The host leads the ${cards}.`;
     case "lead": return `${who} lead${s} cycle ${ev.cycle}.`;

@@ -1,0 +1,158 @@
+"""Issue 23: what the table tells people, looked at in the browser.
+
+Every round's end is explained, the last one too (its summary comes before the end
+dialog, and a blockade says who wins it and why); only the winner is celebrated; each
+player has one name everywhere; the words fit each ruleset; coming back is told; the
+analysis speaks a player's words; the phone table fills the screen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from crazy_eights.engine import Rules
+
+from .conftest import CHROMIUM, shot
+from .helpers import (
+    ROUND_SECONDS,
+    create_table,
+    finish,
+    last_round,
+    play_round,
+    sign_in_as_guest,
+    take_turn,
+    two_at_one_table,
+    wait_turn,
+)
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+
+# every sound the page plays, and the most confetti pieces seen at once
+LISTEN = """
+window.__sounds = [];
+window.__confetti = 0;
+document.addEventListener('ce-sound', (e) => window.__sounds.push(e.detail.name));
+new MutationObserver(() => {
+  window.__confetti = Math.max(window.__confetti, document.querySelectorAll('.confetti').length);
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_last_round_is_explained_before_the_end_dialog(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    create_table(page, players=2, bots=1)
+    play_round(page)
+    box = last_round(page)
+    assert box.locator("h2").inner_text() == "The round is over"
+    how = box.locator(".how").inner_text()
+    assert "went out" in how or "Blockade" in how, how
+    rows = box.locator("tbody tr")
+    assert rows.count() == 2
+    # the hands face up, the points in each, and what the round's winner scored
+    assert box.locator(".summary-hand .mini-card svg").count() >= 1
+    winner = box.locator("tbody tr.winner")
+    scored = winner.locator("td").nth(2).inner_text()
+    assert scored.startswith("+"), scored
+    in_hand = [int(r.locator("td").nth(1).inner_text()) for r in rows.all()]
+    assert int(scored[1:]) == sum(in_hand)  # the winner scores the other hands' points
+    total = int(winner.locator("td.total").inner_text())
+    # the end dialog is not up yet: the summary comes first
+    assert page.locator(".modal.victory").count() == 0
+    shot(page, "issue23-last-round")
+    dialog = finish(page)
+    name = winner.locator("th").inner_text() if winner.count() else ""
+    first = dialog.locator(".standings li").first
+    assert first.inner_text().split("\n")[-1].startswith(f"{total} "), (name, total)
+    shot(page, "issue23-end-after-summary")
+    assert console.errors == []
+
+
+def test_a_blockade_says_who_wins_it_and_why(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    words = Rules.preset("classic").blockade  # the engine's words, as the server sends them
+    page.evaluate(
+        """async (words) => {
+          const { RoundSummary } = await import('/js/summary.js');
+          const names = ['You', 'Medium bot', 'Medium bot 2'];
+          const s = new RoundSummary({ name: (i) => names[i], onNext: () => {} });
+          window.__done = false;
+          s.final({ type: 'round_over', seat: 2, round: 1, reason: 'blockade',
+                    points: [14, 19, 4], hands: [['KH', '4D'], ['QH', '9H'], ['AS', '3C']],
+                    scored: [0, 0, 33], scores: [0, 0, 33], target: null },
+                  { ruleset: 'classic', cards: { face: 'standard', label: false },
+                    blockade: words })
+            .then(() => { window.__done = true; });
+        }""",
+        words,
+    )
+    how = page.locator(".round-summary.final .how").inner_text()
+    assert how == (
+        "Blockade: nobody can play or draw. The fewest points in hand wins, then the fewest "
+        "cards. Medium bot 2 wins the round with 4 points in hand."
+    ), how
+    shot(page, "issue23-blockade")
+    page.get_by_role("button", name="See the result").click()
+    page.wait_for_function("() => window.__done")
+    # How to play says it too, for each ruleset with blockades
+    for ruleset, text in (
+        ("classic", "fewest points in hand wins it"),
+        ("ultimate", "fewest points in hand wins it"),
+        ("countdown", "nobody wins it"),
+    ):
+        page.goto(f"/#/howto/{ruleset}")
+        section = page.locator(".howto section", has=page.locator("h3", has_text="Blockade"))
+        assert text in section.inner_text(), ruleset
+    assert console.errors == []
+
+
+def heard(page: Any) -> list[str]:
+    return list(page.evaluate("() => window.__sounds"))
+
+
+def test_only_the_winner_is_celebrated(new_page: Any, console: Any) -> None:
+    ada, bob, watcher = new_page(), new_page(), new_page()
+    for page in (ada, bob, watcher):
+        page.add_init_script(LISTEN)
+    table = two_at_one_table(ada, bob)
+    sign_in_as_guest(watcher)
+    watcher.goto(f"/#/table/{table}")
+    watcher.wait_for_selector(".player.bottom-seat")
+    deadline = time.monotonic() + ROUND_SECONDS * 2
+    while True:  # ada's table says whose turn it is: hers, or (two seats) bob's
+        assert time.monotonic() < deadline, "the round took too long"
+        turn = ada.locator(".felt").get_attribute("data-turn")
+        if turn == "over":
+            break
+        if turn == "me":
+            take_turn(ada)
+        elif wait_turn(bob) == "me":
+            take_turn(bob)
+    ends = {}
+    for page in (ada, bob, watcher):
+        last_round(page)
+        ends[page] = finish(page)
+    won = [p for p in (ada, bob) if ends[p].locator(".big").inner_text() == "You win!"]
+    assert len(won) == 1, "one of the two wins"
+    winner = won[0]
+    loser = bob if winner is ada else ada
+    shot(winner, "issue23-winner")
+    shot(loser, "issue23-loser")
+    shot(watcher, "issue23-spectator")
+    # the winner: the fanfare once, and confetti
+    assert heard(winner).count("fanfare") == 1, heard(winner)
+    assert winner.evaluate("() => window.__confetti") > 0
+    # the loser: a quiet sound, no fanfare, no confetti
+    assert heard(loser).count("loss") == 1 and "fanfare" not in heard(loser), heard(loser)
+    assert loser.evaluate("() => window.__confetti") == 0
+    # the spectator heard the table (the deal, the cards) but no ending of its own
+    assert "fanfare" not in heard(watcher) and "loss" not in heard(watcher), heard(watcher)
+    assert {"slide", "snap"} & set(heard(watcher)), heard(watcher)
+    assert watcher.evaluate("() => window.__confetti") == 0
+    assert console.errors == []
