@@ -156,3 +156,126 @@ def test_only_the_winner_is_celebrated(new_page: Any, console: Any) -> None:
     assert {"slide", "snap"} & set(heard(watcher)), heard(watcher)
     assert watcher.evaluate("() => window.__confetti") == 0
     assert console.errors == []
+
+
+LONG_NAME = "Maximiliana Wolkenstein-Hohenberg"  # 33 characters, a long real name
+
+NOT_CUT = """() => [...document.querySelectorAll('.player .pname, .me-panel .pname')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1)
+  .map((e) => e.textContent)"""
+
+# a "drew N" tell on one line: its height is one line of its text
+TELLS_ON_ONE_LINE = """() => [...document.querySelectorAll('.tell-drew')]
+  .every((e) => e.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(e).fontSize))"""
+
+
+def rename(page: Any, name: str) -> None:
+    page.evaluate(
+        "async (n) => { const { api } = await import('/js/api.js');"
+        " await api('/api/me', { method: 'PATCH', body: { display_name: n } }); }",
+        name,
+    )
+
+
+def panel_names(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator(".opponents .player .pname").all_inner_texts()]
+
+
+def test_one_name_per_player_everywhere(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    rename(page, LONG_NAME)
+    page.reload()
+    page.wait_for_selector(".page.lobby")
+    form = page.locator("form.create-form")
+    form.locator("select[name=seat1]").wait_for()
+    # the create form names the seats' bots as the table will
+    options = form.locator("select[name=seat1] option").all_inner_texts()
+    assert any(o.startswith("Medium bot (") for o in options), options
+    create_table(page, players=4, bots=3, public=True, rules={"mode": "single"})
+    page.wait_for_selector(".hand .card")
+    names = panel_names(page)
+    assert sorted(names) == ["Easy bot", "Easy bot 2", "Easy bot 3"], names
+    assert page.locator(".me-panel .pname").inner_text() == LONG_NAME
+    title = page.locator(".table-title").inner_text()
+    assert "Classic" not in title and "classic table" in title, title  # said once
+    # full names on the panels at 1280 px, nothing cut, no tell wrapping
+    play_round(page, on_turn=lambda n: None)
+    box = last_round(page)
+    summary_names = box.locator("tbody th").all_inner_texts()
+    assert set(summary_names) == {"You", "Easy bot", "Easy bot 2", "Easy bot 3"}
+    dialog = finish(page)
+    standings = " ".join(dialog.locator(".standings li").all_inner_texts())
+    for name in ("Easy bot", "Easy bot 2", "Easy bot 3"):
+        assert name in standings
+    dialog.get_by_role("button", name="Replay").click()
+    page.wait_for_selector(".replay-seats li")
+    replay = page.locator(".replay-seats li .who-name").all_inner_texts()
+    assert replay == [LONG_NAME, "Easy bot", "Easy bot 2", "Easy bot 3"], replay
+    shot(page, "issue23-replay-names")
+    assert console.errors == []
+
+
+LONG_NAMES = [
+    LONG_NAME,
+    "Bartholomew Featherstonehaugh",
+    "Anastasia Konstantinopoulou",
+    "Guinevere Fitzwilliam-Ashby",
+]
+
+
+def test_full_names_on_panels_at_1280_and_390(new_page: Any, console: Any) -> None:
+    """Four people with long names at one table: three at 1280 px, one on a 390 px phone."""
+    pages = [new_page() for _ in range(3)] + [new_page(390, 844, is_mobile=True, has_touch=True)]
+    for page, name in zip(pages, LONG_NAMES, strict=True):
+        sign_in_as_guest(page)
+        rename(page, name)
+    host = pages[0]
+    host.reload()
+    host.wait_for_selector("form.create-form select[name=seat1]")
+    table = create_table(host, players=4, bots=0)
+    for page in pages[1:]:
+        page.reload()
+        page.locator(f".table-item[data-id='{table}']").get_by_role("button", name="Join").click()
+        page.wait_for_url(f"**/#/table/{table}")
+    start = host.get_by_role("button", name="Start now (bots fill empty seats)")
+    if start.count():
+        start.click()
+    for page in pages:
+        page.wait_for_selector(".hand .card")
+    by_name = dict(zip(LONG_NAMES, pages, strict=True))
+    # eight moves, each by whoever's turn it is (the host's table says who)
+    for _ in range(8):
+        host.wait_for_selector(".player.current, .me-panel.current")
+        current = host.locator(".player.current .pname")
+        mover = by_name[current.inner_text()] if current.count() else host
+        if wait_turn(mover) != "me":
+            break
+        take_turn(mover)
+    for page in pages:
+        page.wait_for_selector(".player.current, .me-panel.current")
+        cut = page.evaluate(NOT_CUT)
+        assert cut == [], (page.viewport_size, cut)
+        assert page.evaluate(TELLS_ON_ONE_LINE), page.viewport_size
+        others = panel_names(page)
+        assert len(others) == 3 and set(others) <= set(LONG_NAMES), others
+    shot(host, "issue23-names-1280")
+    shot(pages[3], "issue23-names-390")
+    assert console.errors == []
+
+
+def test_the_quick_play_title_names_the_ruleset_once(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    page.locator("button[data-quick='classic'][data-length='round']").click()
+    now = page.get_by_role("button", name="Play now with bots")
+    with_bots = now.or_(page.locator(".table-title"))
+    with_bots.first.wait_for()
+    if now.count() and now.is_visible():
+        now.click()
+    page.wait_for_url("**/#/table/*")
+    page.wait_for_selector(".hand .card")
+    title = page.locator(".table-title").inner_text()
+    assert title.lower().count("classic") == 1, title
+    assert "\u00b7 Classic" not in title, title
+    assert console.errors == []

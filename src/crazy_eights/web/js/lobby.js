@@ -121,7 +121,7 @@ async function createForm(box) {
   const controls = {};
   const seatRow = (i, old) => {
     const select = h("select", { name: `seat${i + 1}`, "aria-label": `Seat ${i + 2}` }, h("option", { value: "", text: "Open for a person" }),
-      levels.map((l) => h("option", { value: l, text: `Bot \u00b7 ${levelName(l)} (${levelHelp(l)})`, selected: (old ?? levels[Math.min(1, levels.length - 1)]) === l })));
+      levels.map((l) => h("option", { value: l, text: `${levelName(l)} bot (${levelHelp(l)})`, selected: (old ?? levels[Math.min(1, levels.length - 1)]) === l })));
     const badge = h("span", { class: "seat-badge" });
     const drawBadge = () => badge.replaceChildren(select.value ? botBadge(select.value) : h("span", { class: "muted", text: "a person" }));
     select.addEventListener("change", drawBadge);

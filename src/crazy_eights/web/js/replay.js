@@ -20,7 +20,7 @@ export async function replayPage(id) {
     return;
   }
   const s = settings.get();
-  // bots of one level may share a name: tell them apart by seat, as the table does
+  // the server names each bot as the table did; two people of one name get their seat
   const names = data.seats.map((x) => {
     const name = x.name || `Seat ${x.seat + 1}`;
     return data.seats.filter((y) => y.name === x.name).length > 1 ? `${name} ${x.seat + 1}` : name;

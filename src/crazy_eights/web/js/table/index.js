@@ -28,6 +28,14 @@ import { renderStatus } from "./view/status.js";
 import { renderTimers } from "./view/timers.js";
 import { renderWaiting } from "./view/waiting.js";
 
+/** The table's title: its name, the ruleset unless the name says it already ("Quick
+ * classic", not "Quick classic · Classic"), and whether hints are on. */
+export function tableTitle(info) {
+  const ruleset = RULESET_TITLES[info.ruleset] || info.ruleset;
+  const named = (info.name || "").toLowerCase().includes(String(ruleset).toLowerCase());
+  return [info.name, named ? null : ruleset, info.hints ? "hints, unrated" : null].filter(Boolean).join(" \u00b7 ");
+}
+
 export class TableView {
   constructor(root, { tableId, code = null, account = null, coach = null, navigate }) {
     this.root = root;
@@ -145,7 +153,7 @@ export class TableView {
       el.status.textContent = "Connecting\u2026";
       return;
     }
-    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}${info.hints ? " \u00b7 hints, unrated" : ""}`;
+    el.title.textContent = tableTitle(info);
     const v = c.view;
     const playing = !!v;
     el.waiting.hidden = playing;
