@@ -53,7 +53,7 @@ def test_cycles_whole_game_then_replay(new_page: Any, server: str, console: Any)
     assert "The host" in host.locator("figcaption").inner_text()
     played = area.locator(".cycle-card:not(.host)")
     assert played.count() == 1
-    assert "random bot" in played.get_attribute("aria-label").lower()
+    assert "easy bot" in played.get_attribute("aria-label").lower()
     assert "Leader: The host" in area.locator(".cycle-head").inner_text()
     assert "3 cycles left" in page.locator(".direction").inner_text()
     assert "Spades" in page.locator(".suit-indicator").inner_text()

@@ -22,6 +22,7 @@ from .helpers import (
     finish,
     last_round,
     play_round,
+    queue_seed,
     sign_in_as_guest,
     take_turn,
     two_at_one_table,
@@ -278,4 +279,66 @@ def test_the_quick_play_title_names_the_ruleset_once(new_page: Any, console: Any
     title = page.locator(".table-title").inner_text()
     assert title.lower().count("classic") == 1, title
     assert "\u00b7 Classic" not in title, title
+    assert console.errors == []
+
+
+ULTIMATE_STACK = 588  # test_rulesets.py's seed: a draw-six is pending on our first turn
+
+
+def test_words_fit_each_ruleset(new_page: Any, server: str, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    # ultimate: a pending draw-two says what answers it, in the engine's words
+    queue_seed(server, ULTIMATE_STACK)
+    create_table(page, ruleset="ultimate", players=3, bots=2)
+    assert wait_turn(page) == "me"
+    assert page.locator(".turn-banner").inner_text() == "Your turn: Play a 2 or draw 6"
+    shot(page, "issue23-ultimate-pending")
+    page.goto("/")
+    page.wait_for_selector(".page.lobby")
+    # countdown, one round: the goal is the round, the standings are numbers
+    create_table(page, ruleset="countdown", players=2, bots=1, rules={"start": 2})
+    goal = page.locator(".scoreboard p.muted")
+    goal.wait_for()
+    assert goal.inner_text() == "Single round: the first out wins", goal.inner_text()
+    assert "number 1" not in page.locator(".table-root").inner_text()
+    play_round(page)
+    box = last_round(page)
+    assert all(t.startswith("No. ") for t in box.locator("tbody td:nth-child(5)").all_inner_texts())
+    dialog = finish(page)
+    points = dialog.locator(".standings .pts").all_inner_texts()
+    assert all(p.startswith("No. ") for p in points), points
+    assert "number" not in dialog.locator(".standings").inner_text()
+    assert dialog.locator(".game-ending").inner_text().startswith("One round, ended")
+    shot(page, "issue23-countdown-end")
+    page.keyboard.press("Escape")
+    page.goto("/")
+    page.wait_for_selector(".page.lobby")
+    # cycles: the end says how the game ended, not "1 round", and no "0 hand value"
+    create_table(page, ruleset="cycles", players=2, bots=1, rules={"cycle_limit": 2})
+    play_round(page)
+    dialog = finish(page)
+    text = dialog.inner_text()
+    assert "1 round" not in text and "0 hand value" not in text, text
+    ending = dialog.locator(".game-ending").inner_text()
+    assert ending in (
+        "A player went out",
+        "The cycles ran out: the lowest hand wins",
+        "Nobody could lead or draw: the lowest hand wins",
+    ), ending
+    shot(page, "issue23-cycles-end")
+    page.keyboard.press("Escape")
+    # How to play: settings in words, and an example turn drawn with our cards
+    for ruleset in ("classic", "ultimate", "countdown", "cycles"):
+        page.goto(f"/#/howto/{ruleset}")
+        article = page.locator("article.howto")
+        article.locator(".settings-list").wait_for()
+        words = article.inner_text()
+        for raw in ("until_playable", "until playable", "single_then_pass", "until_play"):
+            assert raw not in words, (ruleset, raw)
+        example = article.locator("figure.example-turn")
+        assert example.locator(".example-card svg").count() >= 4
+        assert example.locator(".example-card.may").count() >= 1
+        example.scroll_into_view_if_needed()
+        shot(page, f"issue23-howto-{ruleset}")
     assert console.errors == []

@@ -1,6 +1,7 @@
 // "How to play", one source for every ruleset: the page, the table's "?" and the
 // create-table form all read the texts below; the settings part is built from the
 // server's own list of settings (GET /api/rulesets) so it always matches the tables.
+import { cardName, cardSVG } from "./cards.js";
 
 export const RULESET_TITLES = {
   classic: "Classic",
@@ -55,6 +56,53 @@ export const SECTIONS = {
     ["Jokers", "A joker can never be your last card."],
   ],
 };
+
+/** An example turn per ruleset, drawn with our own cards: the card on the table, your
+ * hand with the cards you may play raised, and what it shows. Examples for the reader,
+ * written out by hand: the table itself always plays the server's legal moves. */
+export const EXAMPLES = {
+  classic: { table: "7H", label: "On the pile", hand: ["7S", "KH", "8C", "3D"], may: ["7S", "KH", "8C"],
+    text: "The seven of hearts is on the pile: the seven of spades matches its rank, the king of hearts its suit, and the eight is wild. The three of diamonds must wait." },
+  ultimate: { table: "2S", label: "A two is pending", hand: ["2H", "8C", "5S", "QD"], may: ["2H"],
+    text: "The two of spades makes you draw two, unless you play a two of your own (the two of hearts): then the next player faces four. The eight cannot answer a pending draw." },
+  countdown: { table: "9D", label: "On the pile", hand: ["3C", "9S", "KH"], may: ["3C", "9S"],
+    text: "Your number is 3, so threes are your wild cards: the three of clubs fits anything. The nine of spades matches the rank; the king of hearts fits nothing." },
+  cycles: { table: "5H", label: "The lead", hand: ["9H", "RJ", "KS", "BJ"], may: ["9H", "RJ"],
+    text: "The cycle was led with the five of hearts: follow with a heart, or the red joker, which fits hearts and diamonds. The black joker only fits spades and clubs." },
+};
+
+/** The example turn of a ruleset as a figure (null when it has none). */
+export function exampleTurn(ruleset) {
+  const ex = EXAMPLES[ruleset];
+  if (!ex) return null;
+  const card = (c, cls) => {
+    const box = document.createElement("span");
+    box.className = `example-card ${cls}`;
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", `${cardName(c)}${cls === "may" ? ", may be played" : ""}`);
+    box.innerHTML = cardSVG(c, { label: false });
+    return box;
+  };
+  const fig = document.createElement("figure");
+  fig.className = "example-turn";
+  const pile = document.createElement("div");
+  pile.className = "example-pile";
+  const cap = document.createElement("span");
+  cap.textContent = ex.label;
+  pile.append(cap, card(ex.table, "top"));
+  const hand = document.createElement("div");
+  hand.className = "example-hand";
+  const mine = document.createElement("span");
+  mine.textContent = "Your hand";
+  hand.append(mine, ...ex.hand.map((c) => card(c, ex.may.includes(c) ? "may" : "not")));
+  const text = document.createElement("figcaption");
+  text.textContent = ex.text;
+  const row = document.createElement("div");
+  row.className = "example-row";
+  row.append(pile, hand);
+  fig.append(row, text);
+  return fig;
+}
 
 /** Strategy, in four techniques (our words for seed 001's section 2.4). The ids are the
  * ones the game analysis names (`technique` of a marked move), and each section's
@@ -150,6 +198,12 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
     p.textContent = text;
     sec.append(h3, p);
     art.append(sec);
+  }
+  const example = exampleTurn(ruleset);
+  if (example) {
+    const h3 = document.createElement("h3");
+    h3.textContent = "An example turn";
+    art.append(h3, example);
   }
   if (STRATEGY_RULESETS.includes(ruleset)) {
     const h3 = document.createElement("h3");

@@ -118,7 +118,7 @@ export class RoundSummary {
 /** The match end: who won, the final standings, each person's rating change (filled
  * in when the server's `ratings` message arrives), another player's rematch offer
  * (live, from `rematch` messages) and what to do next. `me` is the viewer's account. */
-export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
+export function matchEnd({ view, name, mySeat, me, ratings, rematch, standing, ending }) {
   const r = view.result || {};
   const won = r.winner !== null && r.winner !== undefined && r.winner === mySeat;
   const points = r.points || [];
@@ -128,8 +128,8 @@ export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
   if (mySeat !== null) showOffer(offerBox, rematch, me);
   const body = h("div", { class: "victory-body" },
     h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${name(r.winner)} wins.` }),
-    h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
-    h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason === "blockade" ? "the last round ended in a blockade" : r.reason === "out" ? "the last round ended with a player out" : r.reason || ""}` }),
+    h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: standing(points[seat] ?? 0) })))),
+    h("p", { class: "muted game-ending", text: ending(r) }),
     ratingBox, offerBox);
   const shown = modal({
     title: won ? "Victory!" : "Game over",

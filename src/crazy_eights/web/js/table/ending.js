@@ -65,7 +65,7 @@ export async function victory(t) {
     if (t.gone) return;
   }
   celebrate(c);
-  t.ending = matchEnd({ view: v, name: (seat) => c.name(seat), mySeat: c.mySeat, me: c.you && c.you.account, ratings: c.ratings, rematch: c.rematch, unit: looks(v).unit });
+  t.ending = matchEnd({ view: v, name: (seat) => c.name(seat), mySeat: c.mySeat, me: c.you && c.you.account, ratings: c.ratings, rematch: c.rematch, standing: looks(v).standing, ending: looks(v).ending });
   const choice = await t.ending.choice;
   t.ending = null;
   if (choice === "again") playAgain(t);
