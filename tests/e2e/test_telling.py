@@ -342,3 +342,42 @@ def test_words_fit_each_ruleset(new_page: Any, server: str, console: Any) -> Non
         example.scroll_into_view_if_needed()
         shot(page, f"issue23-howto-{ruleset}")
     assert console.errors == []
+
+
+def test_coming_back_is_told(new_page: Any, console: Any) -> None:
+    ada, bob = new_page(), new_page()
+    table = two_at_one_table(ada, bob, rules={"mode": "match", "target": 500})
+    bob_name = bob.locator(".me-panel .pname").inner_text()
+    bob_context = bob.context
+    bob.close()
+    # a stand-in plays Bob's seat; Ada plays until it has moved for him
+    panel = ada.locator(".opponents .player").first
+    panel.locator(".tag", has_text="bot playing").wait_for(timeout=15_000)
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the stand-in never played"
+        assert wait_turn(ada) == "me", "the game ended before the stand-in played"
+        before = int(ada.locator(".felt").get_attribute("data-version"))
+        take_turn(ada)
+        assert wait_turn(ada, timeout=15) == "me"
+        if int(ada.locator(".felt").get_attribute("data-version")) > before + 1:
+            break
+    bob = bob_context.new_page()
+    console.watch(bob)
+    bob.goto(f"/#/table/{table}")
+    bob.wait_for_selector(".hand .card")
+    line = bob.locator(".log li.ev-standin")
+    line.wait_for()
+    assert line.count() == 1
+    told = line.inner_text()
+    assert told.startswith("A bot played ") and " for you" in told, told
+    # the bot's moves are not told as Bob's own ("You play ...", "You call ...")
+    after = bob.locator(".log li.ev-standin ~ li").all_inner_texts()
+    assert not [t for t in after if t.startswith("You ")], after
+    shot(bob, "issue23-back-self")
+    # Ada reads that Bob is back
+    back = ada.locator(".log li.ev-back")
+    back.wait_for()
+    assert back.inner_text() == f"{bob_name} is back."
+    shot(ada, "issue23-back-others")
+    assert console.errors == []

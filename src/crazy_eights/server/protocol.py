@@ -288,6 +288,20 @@ class Welcome(_Server):
     chat: list[ChatOut]
     ratings: list[RatingChange] | None = None
     rematch: Rematch | None = None
+    stood_in: int = Field(
+        default=0,
+        description="moves a stand-in bot played for your seat while you were away, when "
+        "this arrival gave the seat back",
+    )
+
+
+class BackOut(_Server):
+    """A player has their seat back from the stand-in bot that played it."""
+
+    type: Literal["back"] = "back"
+    seat: int
+    name: str | None
+    moves: int
 
 
 class StateOut(_Server):
@@ -370,6 +384,7 @@ ServerMessage = (
     | PauseOut
     | RatingsOut
     | RematchOut
+    | BackOut
 )
 
 

@@ -12,6 +12,7 @@ import pydantic_core
 
 from ...engine import Rules
 from ..protocol import (
+    BackOut,
     ChatOut,
     Clock,
     Pause,
@@ -208,8 +209,9 @@ def state_texts(
     return out
 
 
-def welcome(table: TableState, member: Member) -> Welcome:
-    """Everything a socket needs on arrival: who it is, the table, the state, the chat."""
+def welcome(table: TableState, member: Member, *, stood_in: int = 0) -> Welcome:
+    """Everything a socket needs on arrival: who it is, the table, the state, the chat,
+    and the moves a stand-in played for its seat if this arrival gave the seat back."""
     data = state_data(table, member.seat, log=True)
     return Welcome(
         table=table.id,
@@ -224,7 +226,13 @@ def welcome(table: TableState, member: Member) -> Welcome:
         chat=[chat_out(table.id, line) for line in table.chat.lines],
         ratings=rating_changes(table) if table.rating_changes else None,
         rematch=table.rematch,
+        stood_in=stood_in,
     )
+
+
+def back_out(table: TableState, seat: int, played: int) -> BackOut:
+    """A player has their seat back from a stand-in, which played ``played`` moves."""
+    return BackOut(table=table.id, clock=None, seat=seat, name=table.seats[seat].name, moves=played)
 
 
 def chat_out(

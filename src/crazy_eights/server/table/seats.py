@@ -20,6 +20,8 @@ class Seat:
     bot: str | None = None
     left: bool = False
     standin: bool = False
+    standin_moves: int = 0
+    """Moves the stand-in has played for this seat since it took over."""
     timeouts: int = 0
     called: bool = False
 

@@ -21,7 +21,7 @@ import { renderActions } from "./view/actions.js";
 import { renderCenter } from "./view/felt.js";
 import { layoutHand, renderHand } from "./view/hand.js";
 import { buildTable, renderTopline } from "./view/layout.js";
-import { addLog } from "./view/log.js";
+import { addLine, addLog, standinEvents, standinLine } from "./view/log.js";
 import { renderPlayers } from "./view/panels.js";
 import { renderScore } from "./view/score.js";
 import { renderStatus } from "./view/status.js";
@@ -124,7 +124,12 @@ export class TableView {
       const events = state && state.view && state.view.log ? state.view.log : [];
       this.tells.reset();
       for (const ev of events) this.tells.note(ev);
-      for (const ev of events) addLog(c, this.el, ev);
+      const standin = standinEvents(events, c.mySeat, c.stoodIn);
+      for (const [i, ev] of events.entries()) {
+        if (!standin.hidden.has(i)) addLog(c, this.el, ev);
+        if (i === standin.last) addLine(c, this.el, standinLine(c.stoodIn), "ev-standin");
+      }
+      c.stoodIn = 0;
       dealNow = dealIsNews(c, state, events);
     } else if (state) {
       for (const ev of state.events || []) this.tells.note(ev);
