@@ -381,3 +381,49 @@ def test_coming_back_is_told(new_page: Any, console: Any) -> None:
     assert back.inner_text() == f"{bob_name} is back."
     shot(ada, "issue23-back-others")
     assert console.errors == []
+
+
+def test_the_analysis_speaks_a_players_words(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    create_table(page, players=2, bots=1, rules={"mode": "match", "target": 50})
+    deadline = time.monotonic() + 300
+    while True:  # a match of a few rounds, pressing "Next round" at each summary
+        assert time.monotonic() < deadline, "the match took too long"
+        page.wait_for_function(
+            "() => { const f = document.querySelector('.felt'); return f && "
+            "(['me', 'over'].includes(f.dataset.turn) "
+            "|| !!document.querySelector('.round-summary')); }"
+        )
+        if page.locator(".round-summary.final").count() or (
+            page.locator(".felt").get_attribute("data-turn") == "over"
+        ):
+            break
+        if page.locator(".round-summary").count():
+            page.locator(".round-summary").get_by_role("button", name="Next round").click()
+            page.locator(".round-summary").wait_for(state="detached")
+            continue
+        take_turn(page)
+    finish(page).get_by_role("button", name="Replay").click()
+    page.wait_for_url("**/#/replay/*")
+    page.wait_for_selector(".analysis button.analyse, .analysis-status, svg.win-graph")
+    ask = page.get_by_role("button", name="Analyse my moves")
+    if ask.count():
+        ask.click()
+    graph = page.locator("svg.win-graph")
+    graph.wait_for(state="visible", timeout=120_000)
+    # the graph marks where each round starts (the match had more than one)
+    starts = graph.locator("line.round-start")
+    assert starts.count() >= 1
+    labels = graph.locator("text.round-label").all_text_contents()
+    assert labels[0] == "Round 2", labels
+    legend = page.locator(".analysis .legend").inner_text()
+    assert "% win chance or more" in legend and "points" not in legend, legend
+    for mark in page.locator(".analysis-mark").all_inner_texts():
+        assert "win chance" in mark and "Move " not in mark, mark
+        assert " move" in mark and "Your " in mark, mark
+    graph.scroll_into_view_if_needed()
+    shot(page, "issue23-analysis-rounds")
+    page.locator(".analysis .legend").scroll_into_view_if_needed()
+    shot(page, "issue23-analysis-marks")
+    assert console.errors == []
