@@ -427,3 +427,100 @@ def test_the_analysis_speaks_a_players_words(new_page: Any, console: Any) -> Non
     page.locator(".analysis .legend").scroll_into_view_if_needed()
     shot(page, "issue23-analysis-marks")
     assert console.errors == []
+
+
+OVERLAP = """(sels) => {
+  const box = document.querySelector('.coach').getBoundingClientRect();
+  const hit = [];
+  for (const sel of sels) for (const e of document.querySelectorAll(sel)) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden') continue;
+    const x = Math.min(box.right, r.right) - Math.max(box.left, r.left);
+    const y = Math.min(box.bottom, r.bottom) - Math.max(box.top, r.top);
+    if (x > 1 && y > 1) hit.push(sel);
+  }
+  return hit;
+}"""
+CLEAR = [
+    ".sort",
+    ".side .chat",
+    ".chat-form",
+    ".pile.stock",
+    ".discard",
+    ".hand .card",
+    ".actions .btn",
+]
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_tutorial_coach_covers_nothing_and_speaks_to_the_result(
+    new_page: Any, console: Any, width: int, height: int
+) -> None:
+    phone = width < 700
+    page = new_page(width, height, is_mobile=phone, has_touch=phone)
+    sign_in_as_guest(page)
+    with page.expect_response(lambda r: r.url.endswith("/api/tables")) as made:
+        page.get_by_role("link", name="Start the tutorial").click()
+    rules = made.value.json()["rules"]
+    assert rules["stock_empty"] == "reshuffle"  # no blockade of passes in a first game
+    coach = page.locator(".coach")
+    coach.wait_for()
+    page.wait_for_selector(".hand .card")
+    checked = 0
+    deadline = time.monotonic() + ROUND_SECONDS
+    while wait_turn(page) == "me":
+        assert time.monotonic() < deadline
+        if coach.is_visible():
+            if not checked:
+                shot(page, f"issue23-tutorial-coach-{width}")
+            assert page.evaluate(OVERLAP, CLEAR) == [], page.evaluate(OVERLAP, CLEAR)
+            checked += 1
+            coach.get_by_role("button").click()
+        take_turn(page)
+    assert checked >= 1
+    box = last_round(page)
+    assert "Blockade" not in box.locator(".how").inner_text()
+    won = finish(page).locator(".big").inner_text() == "You win!"
+    coach.wait_for()
+    text = coach.inner_text()
+    if won:
+        assert coach.get_attribute("data-tip") == "won" and "You won!" in text
+    else:  # a loss is spoken to as a loss
+        assert coach.get_attribute("data-tip") == "lost" and "won this time" in text
+        assert "Well played" not in text
+    shot(page, f"issue23-tutorial-end-{width}")
+    assert console.errors == []
+
+
+def test_the_phone_table_fills_the_screen_and_log_and_chat_is_a_bottom_sheet(
+    new_page: Any, console: Any
+) -> None:
+    page = new_page(390, 844, is_mobile=True, has_touch=True)
+    sign_in_as_guest(page)
+    create_table(page, players=4, bots=3)
+    page.wait_for_selector(".hand .card")
+    wait_turn(page)
+    shot(page, "issue23-phone-table")
+    felt = page.locator(".felt").bounding_box()
+    assert felt is not None and felt["y"] + felt["height"] >= 844 - 12, felt  # no empty quarter
+    card = page.locator(".hand .card").first.bounding_box()
+    assert card is not None and card["width"] >= 70, card  # bigger cards than 62 px
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.get_by_role("button", name="Log & chat").click()
+    sheet = page.locator(".side")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.side').getBoundingClientRect();"
+        " return r.bottom <= innerHeight + 1 && getComputedStyle(document.querySelector('.side'))"
+        ".transform === 'none'; }"
+    )
+    box = sheet.bounding_box()
+    top = page.locator(".topline").bounding_box()
+    assert box is not None and top is not None
+    assert top["y"] + top["height"] <= box["y"], "the table's top is covered"
+    assert box["y"] >= 844 * 0.35, box  # a sheet, not a page over the table
+    chat = page.locator(".chat-form input").bounding_box()
+    assert chat is not None and chat["y"] + chat["height"] <= 844, chat
+    assert sheet.evaluate("e => e.scrollTop") == 0
+    assert page.locator(".log li").last.is_visible()
+    shot(page, "issue23-phone-sheet")
+    assert console.errors == []

@@ -61,11 +61,14 @@ export async function victory(t) {
   t.summary.hide();
   const last = lastRound(c.state);
   if (last) {
-    await t.summary.final(last, summaryLooks(c));
+    const read = t.summary.final(last, summaryLooks(c));
+    if (t.coach) t.coach.place(); // the coach's last word stays clear of the summary
+    await read;
     if (t.gone) return;
   }
   celebrate(c);
   t.ending = matchEnd({ view: v, name: (seat) => c.name(seat), mySeat: c.mySeat, me: c.you && c.you.account, ratings: c.ratings, rematch: c.rematch, standing: looks(v).standing, ending: looks(v).ending });
+  if (t.coach) t.coach.place();
   const choice = await t.ending.choice;
   t.ending = null;
   if (choice === "again") playAgain(t);

@@ -61,7 +61,10 @@ export class TableView {
     this.tick = setInterval(() => this.updateTimers(), 250);
     this.onKey = keyHandler(this);
     document.addEventListener("keydown", this.onKey);
-    this.onResize = () => layoutHand(this.el.hand);
+    this.onResize = () => {
+      layoutHand(this.el.hand);
+      if (this.coach) this.coach.place();
+    };
     window.addEventListener("resize", this.onResize);
     this.socket = new TableSocket(this.socketPath(), {
       message: (msg) => this.receive(msg),
