@@ -145,7 +145,18 @@ def play_round(page: Any, *, drag: bool = False, on_turn: Any = None) -> int:
     return turns
 
 
+def last_round(page: Any) -> Any:
+    """Wait for the game's last round summary (shown before the end dialog); it."""
+    box = page.locator(".round-summary.final")
+    box.wait_for(state="visible")
+    return box
+
+
 def finish(page: Any) -> Any:
+    """Past the last round's summary (when the game has rounds) to the end dialog."""
+    page.wait_for_selector(".round-summary.final, .modal.victory")
+    if page.locator(".round-summary.final").count():
+        page.get_by_role("button", name="See the result").click()
     dialog = page.locator(".modal.victory")
     dialog.wait_for(state="visible")
     assert dialog.locator(".standings li").count() >= 2

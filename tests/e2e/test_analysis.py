@@ -4,6 +4,7 @@ the replay to that move; the technique it breaks links to How to play."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .conftest import shot
@@ -44,6 +45,12 @@ def test_an_analysed_game_marks_a_costly_move_and_jumps_to_it(
     assert page.locator(".replay-stage .replay-hand.analysed").count() == 1
     detail = page.locator(".analysis-detail")
     assert "Better:" in detail.inner_text()
+    # in a player's words: "your 4th move", "-9% win chance" (not "Move 7", "points")
+    assert re.fullmatch(
+        r"\S+ (Inaccuracy|Mistake|Blunder): your \d+(st|nd|rd|th) move",
+        detail.locator("h3").inner_text(),
+    )
+    assert re.search(r"Your \d+(st|nd|rd|th) move: \w+, \u2212\d+% win chance$", first.inner_text())
     assert "You played" in detail.inner_text()
     assert first.get_attribute("class").endswith("selected")
     better = page.locator(".replay-stage .mini-card.better, .replay-stage .better-move")

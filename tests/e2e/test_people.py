@@ -33,9 +33,9 @@ def test_bot_levels_in_words_everywhere(new_page: Any, console: Any) -> None:
     options = form.locator("select[name=seat1] option").all_inner_texts()
     assert [o.split(" (")[0] for o in options] == [
         "Open for a person",
-        "Bot \u00b7 Easy",
-        "Bot \u00b7 Medium",
-        "Bot \u00b7 Hard",
+        "Easy bot",
+        "Medium bot",
+        "Hard bot",
     ]
     form.locator("select[name=seat1]").select_option("random")
     form.locator("select[name=seat2]").select_option("ismcts")
@@ -57,6 +57,8 @@ def test_bot_levels_in_words_everywhere(new_page: Any, console: Any) -> None:
     row = guest.locator(f".table-item[data-id='{table}']")
     row.wait_for()
     assert badges(row) == ["Easy", "Hard"]
+    # one name per player everywhere (issue 23): the lobby names the bots as the table does
+    assert row.locator(".who-name").all_inner_texts()[1:] == ["Easy bot", "Hard bot"]
     assert row.locator(".bot-badge").first.is_visible()
     shot(guest, "lobby-bots")
     host.get_by_role("button", name="Start now (bots fill empty seats)").click()
@@ -66,6 +68,8 @@ def test_bot_levels_in_words_everywhere(new_page: Any, console: Any) -> None:
     assert len(levels) == 3 and {"Easy", "Hard"} <= set(levels) <= set(WORDS.values())
     for panel in host.locator(".opponents .player").all():
         assert panel.locator(".bot-badge").is_visible()
+    names = sorted(host.locator(".opponents .player .pname").all_inner_texts())
+    assert {"Easy bot", "Hard bot"} <= set(names), names
     shot(host, "table-bots")
     play_round(host)
     finish(host).get_by_role("button", name="Replay").click()
@@ -73,6 +77,8 @@ def test_bot_levels_in_words_everywhere(new_page: Any, console: Any) -> None:
     seats = host.locator(".replay-seats")
     seats.wait_for()
     assert sorted(badges(seats)) == sorted(levels)
+    # the replay keeps the table's names (it does not number the seats anew)
+    assert sorted(seats.locator(".who-name").all_inner_texts()[1:]) == names
     shot(host, "replay-bots")
     assert console.errors == []
 

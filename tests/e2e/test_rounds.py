@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import CHROMIUM, shot
-from .helpers import create_table, play_without_calling, sign_in_as_guest
+from .helpers import create_table, finish, last_round, play_without_calling, sign_in_as_guest
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
@@ -34,6 +34,8 @@ def wait_for_something(page: Any) -> str:
         "|| !!document.querySelector('.round-summary')); }",
         timeout=30_000,
     )
+    if page.locator(".round-summary.final").count():
+        return "over"
     if page.locator(SUMMARY).count():
         return "summary"
     return str(page.locator(".felt").get_attribute("data-turn"))
@@ -111,8 +113,15 @@ def test_a_match_with_round_summaries_tells_penalties_and_the_match_end(
     assert summaries >= 1, "the match ended in its first round"
     assert tells >= 1
     assert penalties >= 1, "never reached two cards with a play"
-    dialog = page.locator(".modal.victory")
-    dialog.wait_for(state="visible")
+    # the last round too is explained before the end dialog: its hands, points and totals
+    last = last_round(page)
+    assert (
+        "went out" in last.locator(".how").inner_text()
+        or "Blockade" in last.locator(".how").inner_text()
+    )
+    assert max(int(t) for t in last.locator("td.total").all_inner_texts()) >= 100
+    shot(page, "last-round-summary")
+    dialog = finish(page)
     assert dialog.locator(".standings li").count() == 2
     # the rating change arrives once the game is recorded: a newcomer starts at 1000
     change = dialog.locator(".rating-list li.mine")

@@ -236,6 +236,30 @@ def test_c10_a_blockade_says_so_in_the_result() -> None:
     assert game.result.winner == 2  # the lowest hand points
 
 
+def test_c10_the_rules_say_who_wins_a_blockade_and_why() -> None:
+    words = Rules.preset("classic").blockade
+    assert words == "the fewest points in hand wins, then the fewest cards"
+    # the words match the rule: fewest points first, then fewest cards (C10)
+    game = deal_game(
+        "classic", [["KH", "2H"], ["QH", "9H"], ["AS"]], stock=[], starter="5C", mode="single"
+    )
+    while not game.is_over:
+        game.play("pass")
+    assert game.result is not None and game.result.winner == 2
+    assert Rules.preset("countdown").blockade.startswith("nobody wins a blocked round")
+
+
+def test_u7_the_rules_say_how_a_pending_draw_is_answered() -> None:
+    game = deal_game("ultimate", [["2S", "7D"], ["8S", "2H", "5S"]], starter="7S")
+    game.play("2S")
+    assert game.rules.answer_draw_two(game.pending_draw) == "Play a 2 or draw 2"
+    game.play("2H")
+    assert game.rules.answer_draw_two(game.pending_draw) == "Play a 2 or draw 4"
+    assert game.rules.answer_draw_two(0) == ""
+    classic = Rules.preset("classic", action_cards=True)
+    assert classic.answer_draw_two(2) == ""  # classic's two is drawn at once (C8)
+
+
 # -- the log read back ----------------------------------------------------------------------
 
 

@@ -25,10 +25,10 @@ def test_each_bot_seat_has_a_name_of_its_own(client: TestClient) -> None:
         bots=[{"seat": 1, "level": "heuristic"}, {"seat": 2, "level": "heuristic"}],
     )
     names = [s["name"] for s in table["seats"]]
-    assert names[1:3] == ["Heuristic bot 1", "Heuristic bot 2"]
+    assert names[1:3] == ["Medium bot", "Medium bot 2"]
     started = client.post(f"/api/tables/{table['id']}/start", headers=as_(token)).json()
     names = [s["name"] for s in started["seats"]]
-    assert names[1:] == ["Heuristic bot 1", "Heuristic bot 2", "Heuristic bot 3"]
+    assert names[1:] == ["Medium bot", "Medium bot 2", "Medium bot 3"]
     assert len(set(names)) == 4
 
 
@@ -99,8 +99,11 @@ def test_static_client_is_served_at_the_root(client: TestClient) -> None:
     assert client.get("/openapi.json").json()["info"]["title"].startswith("Crazy Eights")
 
 
-def test_bot_names_number_only_levels_that_repeat() -> None:
+def test_bot_names_say_the_level_in_words_and_number_the_second_on() -> None:
     from crazy_eights.server.table.seats import bot_names
 
-    levels = [None, "heuristic", "random", "heuristic", None]
-    assert bot_names(levels) == [None, "Heuristic bot 1", "Random bot", "Heuristic bot 2", None]
+    levels = [None, "heuristic", "random", "heuristic", None, "ismcts"]
+    names = [None, "Medium bot", "Easy bot", "Medium bot 2", None, "Hard bot"]
+    assert bot_names(levels) == names
+    # a bot keeps its name when more of its level sit down
+    assert bot_names(levels[:2]) == [None, "Medium bot"]

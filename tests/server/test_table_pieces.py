@@ -375,7 +375,7 @@ def test_sql_store_keeps_what_rebuilds_a_table(tmp_path: Any) -> None:
         assert loaded is not None
         assert loaded.spec == record.spec and loaded.seed == 2**62 and loaded.status == "playing"
         assert loaded.moves == [(0, "draw"), (2, "7H")]
-        assert [s.name for s in loaded.seats] == ["Ann", None, "Random bot"]
+        assert [s.name for s in loaded.seats] == ["Ann", None, "Easy bot"]
         assert [c.text for c in loaded.chat] == ["hi"]
         assert await store.unfinished() == ["t_store"]
         assert await store.find_invite("abc") == "t_store" and await store.find_invite("x") is None

@@ -268,6 +268,23 @@ class Rules:
             return f"penalty points; at {self.target} the lowest wins"
         return f"first to {self.target} wins"
 
+    @property
+    def blockade(self) -> str:
+        """Who wins a blocked round and why, in words a round summary and How to play
+        show (C10, U9, K5, OS8, Y14): the browser writes no blockade rule of its own."""
+        if self.ruleset == "countdown":
+            return "nobody wins a blocked round; the same numbers are dealt again"
+        if self.ruleset == "cycles":
+            return "the lowest hand value wins"
+        return "the fewest points in hand wins, then the fewest cards"
+
+    def answer_draw_two(self, pending: int) -> str:
+        """What a player facing a pending draw of ``pending`` cards may do, in words for
+        the turn line (U7): another 2 or the draw; nothing when no draw is pending."""
+        if pending <= 0 or not self.twos_stack:
+            return ""
+        return f"Play a 2 or draw {pending}"
+
     def action(self, card: Card) -> Action | None:
         """What ``card`` does when played (not as a wild card) under these rules: a 2
         ``draw_two``, a Q ``skip``, an A ``reverse`` (C8, U5-U7), or nothing."""

@@ -234,6 +234,11 @@ class State(BaseModel):
     )
     called: bool = False
     pause: Pause | None = None
+    words: dict[str, str] = Field(
+        default_factory=dict,
+        description="the engine's words for rules the table says: blockade (who wins a "
+        "blocked round and why), answer (what a pending draw-two allows)",
+    )
 
 
 class You(BaseModel):
@@ -283,6 +288,20 @@ class Welcome(_Server):
     chat: list[ChatOut]
     ratings: list[RatingChange] | None = None
     rematch: Rematch | None = None
+    stood_in: int = Field(
+        default=0,
+        description="moves a stand-in bot played for your seat while you were away, when "
+        "this arrival gave the seat back",
+    )
+
+
+class BackOut(_Server):
+    """A player has their seat back from the stand-in bot that played it."""
+
+    type: Literal["back"] = "back"
+    seat: int
+    name: str | None
+    moves: int
 
 
 class StateOut(_Server):
@@ -365,6 +384,7 @@ ServerMessage = (
     | PauseOut
     | RatingsOut
     | RematchOut
+    | BackOut
 )
 
 

@@ -21,6 +21,7 @@ from .errors import ApiError
 from .ratings import ordinal
 from .records.finish import GameFinished, RatingChanges
 from .records.games import StoredGame, finished_games, load_game
+from .table.seats import bot_names
 
 
 async def record_game(
@@ -255,6 +256,7 @@ def history_out(r: Any) -> dict[str, Any]:
 def replay_out(game: StoredGame, titles: Titles) -> dict[str, Any]:
     """A stored game with its seats, its moves and every position, for the replay."""
     row = game.row
+    bots = bot_names([s.bot_level for s in game.seats])  # as the table named them
     return {
         "id": row.id,
         "rules": row.rules,
@@ -263,12 +265,12 @@ def replay_out(game: StoredGame, titles: Titles) -> dict[str, Any]:
             {
                 "seat": s.seat,
                 "account": s.account_id,
-                "name": s.display_name,
+                "name": bot_name or s.display_name,
                 "bot": s.bot_level,
                 "left": s.left,
                 "archon": seat_titles(titles, s.account_id, s.bot_level),
             }
-            for s in game.seats
+            for s, bot_name in zip(game.seats, bots, strict=True)
         ],
         "result": row.result,
         "moves": [{"n": m.n, "seat": m.seat, "move": m.move, "at": m.at} for m in game.moves],

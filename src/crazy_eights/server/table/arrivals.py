@@ -27,26 +27,30 @@ def on_join(ctx: TableContext, op: Join) -> Joined:
     if refusal is not None:
         return Joined(False, 4029, refusal)
     table.members.add(member)
+    stood_in = 0
     if member.seat is None:
         table.presence.count()
     else:
-        _seat_is_here(ctx, member.seat)
-    ctx.out.welcome(member)
+        stood_in = _seat_is_here(ctx, member.seat)
+    ctx.out.welcome(member, stood_in=stood_in)
     return Joined(True)
 
 
-def _seat_is_here(ctx: TableContext, seat_no: int) -> None:
+def _seat_is_here(ctx: TableContext, seat_no: int) -> int:
     """A connection for ``seat_no`` arrived: its grace ends, a stand-in gives the seat
-    back, and the clock runs again if only bots were playing."""
+    back, and the clock runs again if only bots were playing. How many moves a stand-in
+    played for the seat (0 without one)."""
     table = ctx.table
     table.grace.cancel(seat_no)
     seat = table.seats[seat_no]
+    stood_in = 0
     if seat.standin:
-        standins.give_back(ctx, seat)
+        stood_in = standins.give_back(ctx, seat)
     elif table.members.count_at(seat_no) == 1:
         table.presence.seat(seat_no)
     if table.status == "playing" and not table.clock.running:
         turns.arm_clock(ctx)  # stopped while only bots played
+    return stood_in
 
 
 def crowded(ctx: TableContext, member: Member) -> str | None:

@@ -10,7 +10,9 @@ from typing import Any
 
 import pydantic_core
 
+from ...engine import Rules
 from ..protocol import (
+    BackOut,
     ChatOut,
     Clock,
     Pause,
@@ -143,18 +145,31 @@ def state_data(
     # nobody may move while the table pauses between rounds, though the next deal is out
     to_move = seat is not None and game.current_player == seat and not table.rounds.active
     moves = game.legal_move_data() if to_move else []
+    view = game.view(seat, log=log)
+    pending: Any = view.get("pending_draw", 0) if to_move else 0
     return {
         "version": table.version,
         "move": move,
         "by": by,
         "ack": ack if seat is not None and seat == by else None,
         "events": [e.for_seat(seat) for e in events],
-        "view": game.view(seat, log=log),
+        "view": view,
         "legal": [m["text"] for m in moves],
         "moves": moves,
         "called": seat is not None and table.seats[seat].called,
         "pause": pause_data(table),
+        "words": rule_words(table.rules, int(pending)),
     }
+
+
+def rule_words(rules: Rules, pending: int) -> dict[str, str]:
+    """The engine's words for what the table says of a rule: who wins a blocked round
+    (``Rules.blockade``) and, facing a draw-two, how it is answered (``answer_draw_two``)."""
+    words = {"blockade": rules.blockade}
+    answer = rules.answer_draw_two(pending)
+    if answer:
+        words["answer"] = answer
+    return words
 
 
 def pause_data(table: TableState) -> Any:
@@ -213,8 +228,9 @@ def state_texts(
     return out
 
 
-def welcome(table: TableState, member: Member) -> Welcome:
-    """Everything a socket needs on arrival: who it is, the table, the state, the chat."""
+def welcome(table: TableState, member: Member, *, stood_in: int = 0) -> Welcome:
+    """Everything a socket needs on arrival: who it is, the table, the state, the chat,
+    and the moves a stand-in played for its seat if this arrival gave the seat back."""
     data = state_data(table, member.seat, log=True)
     return Welcome(
         table=table.id,
@@ -229,7 +245,13 @@ def welcome(table: TableState, member: Member) -> Welcome:
         chat=[chat_out(table.id, line) for line in table.chat.lines],
         ratings=rating_changes(table) if table.rating_changes else None,
         rematch=table.rematch,
+        stood_in=stood_in,
     )
+
+
+def back_out(table: TableState, seat: int, played: int) -> BackOut:
+    """A player has their seat back from a stand-in, which played ``played`` moves."""
+    return BackOut(table=table.id, clock=None, seat=seat, name=table.seats[seat].name, moves=played)
 
 
 def chat_out(

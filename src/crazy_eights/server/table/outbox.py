@@ -57,9 +57,10 @@ class Outbox:
         )
         self.send(member, message)
 
-    def welcome(self, member: Member) -> None:
-        """Everything a member needs on arrival (or to catch up)."""
-        self.send(member, messages.welcome(self._table, member))
+    def welcome(self, member: Member, *, stood_in: int = 0) -> None:
+        """Everything a member needs on arrival (or to catch up); ``stood_in``: the
+        moves a stand-in played for the member's seat, when this arrival ended it."""
+        self.send(member, messages.welcome(self._table, member, stood_in=stood_in))
 
     def close(self, member: Member, code: int) -> None:
         """Close the member's connection after what was already sent to it."""

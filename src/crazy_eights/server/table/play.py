@@ -103,6 +103,8 @@ async def apply(ctx: TableContext, seat_no: int, move: Move, *, ack: int | None 
     await _keep(ctx, game, seat_no, text)
     table.movers.append(seat_no)
     table.seats[seat_no].called = False
+    if table.seats[seat_no].standin:
+        table.seats[seat_no].standin_moves += 1
     if game.is_over:
         await finish.end_game(ctx)
     elif not between_rounds.hold_round(ctx, round_ended(game, events)):

@@ -20,6 +20,8 @@ class Seat:
     bot: str | None = None
     left: bool = False
     standin: bool = False
+    standin_moves: int = 0
+    """Moves the stand-in has played for this seat since it took over."""
     timeouts: int = 0
     called: bool = False
 
@@ -92,16 +94,19 @@ class Seats(Sequence[Seat]):
                 seat.name, seat.avatar = name, "bot"
 
 
-def bot_names(levels: Sequence[str | None]) -> list[str | None]:
-    """A display name of its own for each bot seat (None for the others).
+LEVEL_WORDS: dict[str, str] = {"random": "Easy", "heuristic": "Medium", "ismcts": "Hard"}
+"""Each bot level in the words people read everywhere (the browser's ``people.js`` too)."""
 
-    >>> bot_names(["heuristic", None, "random", "heuristic"])
-    ['Heuristic bot 1', None, 'Random bot', 'Heuristic bot 2']
+
+def bot_names(levels: Sequence[str | None]) -> list[str | None]:
+    """A display name of its own for each bot seat (None for the others): the level in
+    words, and from the second bot of a level on, its number. A name never changes when
+    more bots of the level sit down (empty seats filled at the start), so the table, the
+    lobby and the replay call each bot the same.
+
+    >>> bot_names(["heuristic", None, "random", "heuristic", "ismcts"])
+    ['Medium bot', None, 'Easy bot', 'Medium bot 2', 'Hard bot']
     """
-    counts: dict[str, int] = {}
-    for level in levels:
-        if level is not None:
-            counts[level] = counts.get(level, 0) + 1
     numbers: dict[str, int] = {}
     names: list[str | None] = []
     for level in levels:
@@ -109,6 +114,6 @@ def bot_names(levels: Sequence[str | None]) -> list[str | None]:
             names.append(None)
             continue
         numbers[level] = numbers.get(level, 0) + 1
-        title = f"{level.capitalize()} bot"
-        names.append(f"{title} {numbers[level]}" if counts[level] > 1 else title)
+        title = f"{LEVEL_WORDS.get(level, level.capitalize())} bot"
+        names.append(f"{title} {numbers[level]}" if numbers[level] > 1 else title)
     return names

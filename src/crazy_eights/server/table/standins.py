@@ -7,7 +7,7 @@ past their grace (``seating``); the player gets the seat back by moving, by comi
 
 from __future__ import annotations
 
-from . import turns
+from . import messages, turns
 from .context import TableContext
 from .ops import Back
 from .seats import Seat
@@ -17,17 +17,22 @@ def take_over(ctx: TableContext, seat_no: int, *, tell_now: bool = False) -> Non
     """A stand-in bot plays ``seat_no`` from now on; ``tell_now``: say so at once (the
     lobby unlists a table only bots are left at)."""
     ctx.table.seats[seat_no].standin = True
+    ctx.table.seats[seat_no].standin_moves = 0
     ctx.table.presence.seat(seat_no)
     if tell_now:
         ctx.tell_presence()
     turns.let_bots_play(ctx)
 
 
-def give_back(ctx: TableContext, seat: Seat) -> None:
-    """The seat's player plays it again."""
+def give_back(ctx: TableContext, seat: Seat) -> int:
+    """The seat's player plays it again; how many moves the stand-in played for them.
+    The others are told the player is back (``back``)."""
+    played, seat.standin_moves = seat.standin_moves, 0
+    ctx.out.to_all(messages.back_out(ctx.table, seat.seat, played))
     seat.standin = False
     seat.timeouts = 0
     ctx.table.presence.seat(seat.seat)
+    return played
 
 
 def on_back(ctx: TableContext, op: Back) -> None:

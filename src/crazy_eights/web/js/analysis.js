@@ -31,12 +31,24 @@ export function moveWords(m) {
 
 const pct = (x) => `${Math.round(100 * x)}%`;
 
+/** A loss of win chance in a player's words: "−9% win chance". */
+export const lossWords = (x) => `\u2212${Math.round(100 * x)}% win chance`;
+
+/** 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st. */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
 /**
  * The analysis panel for `seat` of a finished table. `steps` is the replay's length,
  * `go(k)` moves the replay to step k; `decorate` is called by the replay after each
- * drawing with (step, stage) so the better move can be shown on the cards.
+ * drawing with (step, stage) so the better move can be shown on the cards. `rounds`
+ * are the steps where each round starts (`{step, round}`, from the replay's views),
+ * marked on the graph; a move is named as the player counts it: "your 24th move".
  */
-export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks }) {
+export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks, rounds = [] }) {
   const box = h("section", { class: "analysis", "aria-label": "Game analysis" });
   let selected = null;
   let timer = null;
@@ -74,6 +86,14 @@ export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks }) {
     }
   } });
 
+  let order = new Map(); // a decision's move number -> its place among yours
+  const roundOf = (n) => rounds.filter((r) => r.step <= n - 1).map((r) => r.round).pop();
+  const moveName = (d) => {
+    const round = rounds.length > 1 ? roundOf(d.n) : null;
+    return `your ${ordinal(order.get(d.n) || 1)} move${round ? ` (round ${round})` : ""}`;
+  };
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
   const select = (d) => {
     selected = d;
     go(d.n - 1); // the position the move was chosen in
@@ -90,7 +110,7 @@ export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks }) {
       ? h("p", { class: "technique-link" }, "Technique: ", h("a", { href: `#/howto/${ruleset}?technique=${d.technique}`, text: TECHNIQUE_TITLES[d.technique] }))
       : null;
     return [
-      h("h3", { class: `mark-title ${d.mark || "good"}` }, mark ? `${mark.icon} ${mark.label} at move ${d.n}` : `Move ${d.n}`),
+      h("h3", { class: `mark-title ${d.mark || "good"}` }, mark ? `${mark.icon} ${mark.label}: ${moveName(d)}` : cap(moveName(d))),
       h("p", {}, `Your chance to win the round: ${pct(d.before)} with the best move, ${pct(d.after)} after yours.`),
       h("div", { class: "compare" },
         h("figure", { class: "played" }, card(d.played_move), h("figcaption", { text: `You played ${moveWords(d.played_move)}` })),
@@ -100,18 +120,19 @@ export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks }) {
   };
 
   const result = (a) => {
+    order = new Map(a.decisions.map((d, i) => [d.n, i + 1]));
     const marked = a.decisions.filter((d) => d.mark);
     const list = marked.length
       ? h("ol", { class: "analysis-marks", "aria-label": "Marked moves" }, marked.map((d) => h("li", {},
         h("button", { class: `analysis-mark ${d.mark}`, type: "button", "data-n": d.n, onclick: () => select(d) },
-          h("span", { class: "mark-icon", text: MARKS[d.mark].icon }), ` Move ${d.n}: ${MARKS[d.mark].label}, \u2212${Math.round(100 * d.loss)} points`))))
+          h("span", { class: "mark-icon", text: MARKS[d.mark].icon }), ` ${cap(moveName(d))}: ${MARKS[d.mark].label}, ${lossWords(d.loss)}`))))
       : h("p", { class: "muted", text: "No move cost you much: well played." });
     const t = a.thresholds;
     return [
       h("h2", { text: "Analysis of your moves" }),
       graph(a.decisions),
       h("p", { class: "muted legend" }, `Your chance to win the round, move by move, as the search bot sees it from your cards only. Marked: `,
-        ...Object.entries(MARKS).map(([k, m]) => h("span", { class: `legend-item ${k}`, text: ` ${m.icon} ${m.label} (\u2212${Math.round(100 * t[k])} points or more)` }))),
+        ...Object.entries(MARKS).map(([k, m]) => h("span", { class: `legend-item ${k}`, text: ` ${m.icon} ${m.label} (${lossWords(t[k])} or more)` }))),
       list,
       h("div", { class: "analysis-detail", "aria-live": "polite" }),
     ];
@@ -139,9 +160,14 @@ export function analysisPanel({ tableId, seat, ruleset, steps, go, hooks }) {
       el("line", { x1: PAD, x2: W - PAD, y1: y(p), y2: y(p), class: "grid" });
       el("text", { x: 2, y: y(p) + 4, class: "axis" }, pct(p));
     }
+    // where each round starts (from the second): a dashed line and its number
+    for (const r of rounds.filter((r) => r.step > 0)) {
+      el("line", { x1: x(r.step), x2: x(r.step), y1: PAD - 8, y2: H - PAD, class: "round-start", "data-round": r.round });
+      el("text", { x: x(r.step) + 3, y: PAD - 10, class: "axis round-label" }, `Round ${r.round}`);
+    }
     el("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "chance" });
     for (const d of decisions.filter((d) => d.mark)) {
-      const dot = el("g", { class: `mark-dot ${d.mark}`, "data-n": d.n, tabindex: 0, role: "button", "aria-label": `Move ${d.n}: ${MARKS[d.mark].label}` });
+      const dot = el("g", { class: `mark-dot ${d.mark}`, "data-n": d.n, tabindex: 0, role: "button", "aria-label": `${cap(moveName(d))}: ${MARKS[d.mark].label}` });
       const c = document.createElementNS(ns, "circle");
       c.setAttribute("cx", x(d.n));
       c.setAttribute("cy", y(d.after));

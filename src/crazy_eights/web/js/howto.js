@@ -1,6 +1,7 @@
 // "How to play", one source for every ruleset: the page, the table's "?" and the
 // create-table form all read the texts below; the settings part is built from the
 // server's own list of settings (GET /api/rulesets) so it always matches the tables.
+import { cardName, cardSVG } from "./cards.js";
 
 export const RULESET_TITLES = {
   classic: "Classic",
@@ -25,6 +26,7 @@ export const SECTIONS = {
     ["Drawing", "If you cannot play, or would rather not, click the stock to draw. The table's draw policy says what happens next."],
     ["Last card", "When your play leaves you one card, press Last Card (or type \u201clast card\u201d in chat) before you play it. Forgetting costs two cards."],
     ["Scoring", "Eights 50, K Q J 10 each 10, an ace 1 (or 11), other cards their number."],
+    ["Blockade", "When the stock is empty and nobody can play, the round is blocked. The player with the fewest points in hand wins it (on a tie, the fewest cards) and scores the points left in the other hands, as if they had gone out."],
   ],
   ultimate: [
     ["Goal", "Go out first. Everyone else scores penalty points for the cards they still hold; when a player reaches the target, the lowest total wins the match."],
@@ -34,6 +36,7 @@ export const SECTIONS = {
     ["Queens and aces", "A queen skips the next player. An ace reverses the direction of play."],
     ["Starter eight", "If the first card turned is an eight, the dealer names its suit."],
     ["Last card", "Press Last Card as you play your second-to-last card, or draw two."],
+    ["Blockade", "If even a reshuffle leaves nothing to draw and nobody can play, the round is blocked. The player with the fewest points in hand wins it (on a tie, the fewest cards); everyone else scores their hand as penalty points."],
   ],
   countdown: [
     ["Goal", "Everyone starts with a number (8). It is both the number of cards you are dealt and your personal wild rank. Win a round and your number goes down by one; win a round while your number is 1 and you win the game."],
@@ -41,6 +44,7 @@ export const SECTIONS = {
     ["After a wild", "The next player must follow the named suit or play their own wild."],
     ["Drawing", "You may draw instead of playing. You keep drawing, one card at a time, until you play a card."],
     ["No points", "Rounds score nothing: only the numbers count."],
+    ["Blockade", "If nobody can play or draw, the round is blocked: nobody wins it, no number changes, and the next dealer deals the same numbers again."],
   ],
   cycles: [
     ["Goal", "Empty your hand, or hold the lowest hand value when the cycle limit runs out."],
@@ -52,6 +56,53 @@ export const SECTIONS = {
     ["Jokers", "A joker can never be your last card."],
   ],
 };
+
+/** An example turn per ruleset, drawn with our own cards: the card on the table, your
+ * hand with the cards you may play raised, and what it shows. Examples for the reader,
+ * written out by hand: the table itself always plays the server's legal moves. */
+export const EXAMPLES = {
+  classic: { table: "7H", label: "On the pile", hand: ["7S", "KH", "8C", "3D"], may: ["7S", "KH", "8C"],
+    text: "The seven of hearts is on the pile: the seven of spades matches its rank, the king of hearts its suit, and the eight is wild. The three of diamonds must wait." },
+  ultimate: { table: "2S", label: "A two is pending", hand: ["2H", "8C", "5S", "QD"], may: ["2H"],
+    text: "The two of spades makes you draw two, unless you play a two of your own (the two of hearts): then the next player faces four. The eight cannot answer a pending draw." },
+  countdown: { table: "9D", label: "On the pile", hand: ["3C", "9S", "KH"], may: ["3C", "9S"],
+    text: "Your number is 3, so threes are your wild cards: the three of clubs fits anything. The nine of spades matches the rank; the king of hearts fits nothing." },
+  cycles: { table: "5H", label: "The lead", hand: ["9H", "RJ", "KS", "BJ"], may: ["9H", "RJ"],
+    text: "The cycle was led with the five of hearts: follow with a heart, or the red joker, which fits hearts and diamonds. The black joker only fits spades and clubs." },
+};
+
+/** The example turn of a ruleset as a figure (null when it has none). */
+export function exampleTurn(ruleset) {
+  const ex = EXAMPLES[ruleset];
+  if (!ex) return null;
+  const card = (c, cls) => {
+    const box = document.createElement("span");
+    box.className = `example-card ${cls}`;
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", `${cardName(c)}${cls === "may" ? ", may be played" : ""}`);
+    box.innerHTML = cardSVG(c, { label: false });
+    return box;
+  };
+  const fig = document.createElement("figure");
+  fig.className = "example-turn";
+  const pile = document.createElement("div");
+  pile.className = "example-pile";
+  const cap = document.createElement("span");
+  cap.textContent = ex.label;
+  pile.append(cap, card(ex.table, "top"));
+  const hand = document.createElement("div");
+  hand.className = "example-hand";
+  const mine = document.createElement("span");
+  mine.textContent = "Your hand";
+  hand.append(mine, ...ex.hand.map((c) => card(c, ex.may.includes(c) ? "may" : "not")));
+  const text = document.createElement("figcaption");
+  text.textContent = ex.text;
+  const row = document.createElement("div");
+  row.className = "example-row";
+  row.append(pile, hand);
+  fig.append(row, text);
+  return fig;
+}
 
 /** Strategy, in four techniques (our words for seed 001's section 2.4). The ids are the
  * ones the game analysis names (`technique` of a marked move), and each section's
@@ -103,7 +154,26 @@ export const SETTING_LABELS = {
   turn_timer: "Turn timer (s)",
 };
 
-export function valueLabel(value) {
+/** Each setting's values in words (How to play never shows a raw value such as
+ * `until_playable`); a value not listed reads as itself ("on", "off", a number). */
+export const VALUE_WORDS = {
+  hand_size: { auto: "7 cards for two players, else 5" },
+  packs: { auto: "two packs from six players", 1: "one pack", 2: "two packs" },
+  draw_policy: {
+    single: "draw one card, and you may play it",
+    until_playable: "draw until you hold a card you can play",
+    single_then_pass: "draw one card, and your turn ends",
+    until_play: "draw one card at a time until you play",
+  },
+  stock_empty: { block: "play is blocked (you pass)", reshuffle: "the discards are shuffled into a new stock" },
+  last_card: { manual: "you press Last card", auto: "called for you", off: "no call" },
+  ace_points: { 1: "1 point", 11: "11 points" },
+  mode: { single: "a single round", match: "a match up to the target" },
+};
+
+export function valueLabel(value, setting = null) {
+  const words = setting && VALUE_WORDS[setting] && VALUE_WORDS[setting][String(value)];
+  if (words) return words;
   if (value === true) return "on";
   if (value === false) return "off";
   return String(value).replaceAll("_", " ");
@@ -128,6 +198,12 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
     p.textContent = text;
     sec.append(h3, p);
     art.append(sec);
+  }
+  const example = exampleTurn(ruleset);
+  if (example) {
+    const h3 = document.createElement("h3");
+    h3.textContent = "An example turn";
+    art.append(h3, example);
   }
   if (STRATEGY_RULESETS.includes(ruleset)) {
     const h3 = document.createElement("h3");
@@ -155,12 +231,14 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
       dt.textContent = SETTING_LABELS[name] || name;
       const dd = document.createElement("dd");
       const shown = rules && name in rules ? rules[name] : info.default;
-      const allowed = info.choices ? info.choices.map(valueLabel).join(", ") : info.range ? `${info.range[0]} to ${info.range[1]}` : "";
+      const allowed = info.choices ? info.choices.map((c) => valueLabel(c, name)).join("; ") : info.range ? `${info.range[0]} to ${info.range[1]}` : "";
       dd.innerHTML = "";
       const b = document.createElement("strong");
-      b.textContent = `${rules ? "Here" : "Default"}: ${valueLabel(shown)}`;
+      b.textContent = `${rules ? "Here" : "Default"}: ${valueLabel(shown, name)}`;
       const span = document.createElement("span");
-      span.textContent = ` (allowed: ${allowed}). ${SETTING_TEXT[name] || ""} ${info.help ? `\u2014 ${info.help}.` : ""}`;
+      // the server's short help names raw values; our words replace it where we have them
+      const help = info.help && !VALUE_WORDS[name] ? ` \u2014 ${info.help}.` : "";
+      span.textContent = ` (choices: ${allowed}). ${SETTING_TEXT[name] || ""}${help}`;
       dd.append(b, span);
       dl.append(dt, dd);
     }

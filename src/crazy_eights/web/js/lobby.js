@@ -121,7 +121,7 @@ async function createForm(box) {
   const controls = {};
   const seatRow = (i, old) => {
     const select = h("select", { name: `seat${i + 1}`, "aria-label": `Seat ${i + 2}` }, h("option", { value: "", text: "Open for a person" }),
-      levels.map((l) => h("option", { value: l, text: `Bot \u00b7 ${levelName(l)} (${levelHelp(l)})`, selected: (old ?? levels[Math.min(1, levels.length - 1)]) === l })));
+      levels.map((l) => h("option", { value: l, text: `${levelName(l)} bot (${levelHelp(l)})`, selected: (old ?? levels[Math.min(1, levels.length - 1)]) === l })));
     const badge = h("span", { class: "seat-badge" });
     const drawBadge = () => badge.replaceChildren(select.value ? botBadge(select.value) : h("span", { class: "muted", text: "a person" }));
     select.addEventListener("change", drawBadge);
@@ -140,7 +140,7 @@ async function createForm(box) {
     return h("label", { class: "field" }, h("span", { class: "flabel", text: label }), input, h("small", { id: helpId, class: "help", text: help }));
   };
   const input = (name, s) => s.choices
-    ? h("select", { name }, s.choices.map((c) => h("option", { value: JSON.stringify(c), text: valueLabel(c), selected: c === s.default })))
+    ? h("select", { name }, s.choices.map((c) => h("option", { value: JSON.stringify(c), text: valueLabel(c, name), selected: c === s.default })))
     : h("input", { type: "number", name, min: s.range[0], max: s.range[1], value: s.default, required: true });
   // mode and target are one choice in words ("Single round", "Match to 200 points"); the
   // target's own field shows only for a score of one's own

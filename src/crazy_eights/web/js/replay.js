@@ -20,7 +20,7 @@ export async function replayPage(id) {
     return;
   }
   const s = settings.get();
-  // bots of one level may share a name: tell them apart by seat, as the table does
+  // the server names each bot as the table did; two people of one name get their seat
   const names = data.seats.map((x) => {
     const name = x.name || `Seat ${x.seat + 1}`;
     return data.seats.filter((y) => y.name === x.name).length > 1 ? `${name} ${x.seat + 1}` : name;
@@ -84,7 +84,18 @@ export async function replayPage(id) {
       slider, label), stage);
   // a game you played: the analysis of your seat
   const mine = session.account && data.seats.find((x) => x.account === session.account.id && !x.bot);
-  if (mine) box.append(analysisPanel({ tableId: id, seat: mine.seat, ruleset: data.rules.ruleset, steps: data.steps.length, go, hooks }));
+  if (mine) box.append(analysisPanel({ tableId: id, seat: mine.seat, ruleset: data.rules.ruleset, steps: data.steps.length, go, hooks, rounds: roundStarts(data.steps) }));
   draw();
   onLeave(() => timer && clearInterval(timer));
+}
+
+/** The steps where each round starts: `{step, round}` wherever the view's round changes
+ * (the first is step 0; a game without rounds, cycles, has that one only). */
+export function roundStarts(steps) {
+  const out = [];
+  steps.forEach((s, k) => {
+    const round = s.view && s.view.round;
+    if (round !== undefined && (!out.length || out[out.length - 1].round !== round)) out.push({ step: k, round });
+  });
+  return out;
 }

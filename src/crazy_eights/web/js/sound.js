@@ -135,6 +135,12 @@ const VOICES = {
     }
     for (const f of [523.25, 659.25, 783.99]) tone(ac, out, t + 0.48, f, 1.1, { type: "sawtooth", gain: 0.06, attack: 0.05, filter: 1800 });
   },
+  /** A round or a game lost: two soft low notes falling, quiet beside the fanfare. */
+  loss(ac, out, t0) {
+    const t = t0 + 0.03;
+    tone(ac, out, t, 392.0, 0.45, { type: "triangle", gain: 0.05, attack: 0.02, filter: 1400 });
+    tone(ac, out, t + 0.32, 329.63, 0.7, { type: "triangle", gain: 0.045, attack: 0.02, filter: 1200 });
+  },
 };
 
 export const SOUNDS = Object.keys(VOICES);
@@ -152,6 +158,7 @@ export const thud = () => play("thud");
 export const slide = (delay = 0) => play("slide", delay);
 export const flip = (delay = 0) => play("flip", delay);
 export const fanfare = () => play("fanfare");
+export const loss = () => play("loss");
 
 /** A voice rendered offline (mono, 1.5 s): its samples, to look at what it sounds like. */
 export async function renderVoice(name, seconds = 1.5) {

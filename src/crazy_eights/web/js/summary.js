@@ -6,13 +6,16 @@
 import { cardSVG, sortHand } from "./cards.js";
 import { h, modal } from "./ui.js";
 
-/** How a round ended, in a sentence. */
-export function roundEnding(ev, name) {
+/** How a round ended, in a sentence; `blockade` is the engine's words for who wins a
+ * blocked round (`view.blockade`), said with a blockade's winner and their points. */
+export function roundEnding(ev, name, blockade = "") {
   const winner = ev.seat === undefined || ev.seat === null ? null : name(ev.seat);
   const verb = (who) => (who === "You" ? "win" : "wins");
   if (ev.reason === "blockade") {
-    const who = winner ? ` ${winner} ${verb(winner)} the round on points.` : " Nobody wins the round.";
-    return `Blockade: the stock is locked and nobody can play.${who}`;
+    const rule = blockade ? ` ${blockade.charAt(0).toUpperCase()}${blockade.slice(1)}.` : "";
+    const pts = winner ? (ev.points || [])[ev.seat] : null;
+    const who = winner ? ` ${winner} ${verb(winner)} the round with ${pts} point${pts === 1 ? "" : "s"} in hand.` : rule ? "" : " Nobody wins the round.";
+    return `Blockade: nobody can play or draw.${rule}${who}`;
   }
   return winner ? `${winner} went out and ${verb(winner)} round ${ev.round}.` : `Round ${ev.round} is over.`;
 }
@@ -31,16 +34,41 @@ export class RoundSummary {
     return !!this.box;
   }
 
-  /** Show (or update) the summary of `pause` for `mySeat`; `cards` are the face options. */
-  show(pause, { mySeat, ruleset, cards }) {
+  /** Show (or update) the summary of `pause` for `mySeat`; `cards` are the face options,
+   * `blockade` the engine's words for who wins a blocked round. */
+  show(pause, { mySeat, ruleset, cards, blockade }) {
     this.pause = pause;
     this.at = performance.now();
-    const ev = pause.summary;
     const first = !this.box;
-    if (first) {
+    const waiting = pause.waiting || [];
+    const mine = mySeat !== null && waiting.includes(mySeat);
+    this.next = h("button", { class: "btn primary", type: "button", text: mine ? "Next round" : "Ready \u2713", disabled: !mine, onclick: () => this.press() });
+    this.left = h("span", { class: "round-countdown" });
+    const who = waiting.filter((s) => s !== mySeat).map((s) => this.name(s));
+    const foot = [this.next, h("span", { class: "round-waiting", text: who.length ? `Waiting for ${who.join(", ")}` : mine ? "" : "Everyone is ready" }), this.left];
+    this.draw(pause.summary, { ruleset, cards, blockade }, foot, false);
+    this.tick();
+    if (first && mine) this.next.focus({ preventScroll: true });
+  }
+
+  /** The game's last round, before the end dialog: the same summary with "See the
+   * result" instead of "Next round"; resolves when it is pressed. */
+  final(ev, { ruleset, cards, blockade }) {
+    return new Promise((resolve) => {
+      const go = h("button", { class: "btn primary", type: "button", text: "See the result", onclick: () => { this.hide(); resolve(); } });
+      this.pause = null;
+      this.draw(ev, { ruleset, cards, blockade }, [go, h("span", { class: "round-waiting", text: "That was the last round." })], true);
+      go.focus({ preventScroll: true });
+    });
+  }
+
+  /** Lay out the round `ev` (a `round_over` event) with `foot` under it. */
+  draw(ev, { ruleset, cards, blockade }, foot, last) {
+    if (!this.box) {
       this.box = h("section", { class: "round-summary", role: "dialog", "aria-modal": "false", "aria-labelledby": "round-summary-title" });
       document.body.append(this.box);
     }
+    this.box.classList.toggle("final", last);
     const countdown = ruleset === "countdown";
     const penalty = ruleset === "ultimate";
     const head = ["Player", "Hand", "In hand", countdown ? "Number next" : penalty ? "Penalty" : "Scored", countdown ? null : ev.target ? `Total / ${ev.target}` : "Total"].filter(Boolean);
@@ -51,23 +79,14 @@ export class RoundSummary {
           sortHand(hand, "suit").map((c) => h("span", { class: "mini-card", html: cardSVG(c, cards) })))
         : h("span", { class: "out", text: "out" })),
       h("td", { text: String(ev.points[seat]) }),
-      h("td", { text: countdown ? String((ev.numbers || [])[seat] ?? "") : ev.scored[seat] ? `+${ev.scored[seat]}` : "0" }),
+      h("td", { text: countdown ? `No. ${(ev.numbers || [])[seat] ?? ""}` : ev.scored[seat] ? `+${ev.scored[seat]}` : "0" }),
       countdown ? null : h("td", { class: "total", text: String(ev.scores[seat]) })));
-    const waiting = pause.waiting || [];
-    const mine = mySeat !== null && waiting.includes(mySeat);
-    this.next = h("button", { class: "btn primary", type: "button", text: mine ? "Next round" : "Ready \u2713", disabled: !mine, onclick: () => this.press() });
-    this.left = h("span", { class: "round-countdown" });
-    const who = waiting.filter((s) => s !== mySeat).map((s) => this.name(s));
     this.box.replaceChildren(
-      h("h2", { id: "round-summary-title", text: `Round ${ev.round} is over` }),
-      h("p", { class: "how", text: roundEnding(ev, this.name) }),
+      h("h2", { id: "round-summary-title", text: last && ev.round === 1 ? "The round is over" : `Round ${ev.round} is over` }),
+      h("p", { class: "how", text: roundEnding(ev, this.name, blockade) }),
       h("div", { class: "summary-scroll" }, h("table", { class: "summary-table" },
         h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col", text: t })))), h("tbody", {}, rows))),
-      h("div", { class: "summary-foot" }, this.next,
-        h("span", { class: "round-waiting", text: who.length ? `Waiting for ${who.join(", ")}` : mine ? "" : "Everyone is ready" }),
-        this.left));
-    this.tick();
-    if (first && mine) this.next.focus({ preventScroll: true });
+      h("div", { class: "summary-foot" }, ...foot));
   }
 
   press() {
@@ -79,9 +98,14 @@ export class RoundSummary {
 
   /** Count the seconds down until the table goes on by itself. */
   tick() {
-    if (!this.box || !this.pause) return;
+    if (!this.box || !this.pause || !this.left) return;
     const left = Math.max(0, this.pause.left - (performance.now() - this.at) / 1000);
     this.left.textContent = `Next round in ${Math.ceil(left)} s`;
+  }
+
+  /** Whether the game's last round is on show (before the end dialog). */
+  get last() {
+    return !!this.box && this.box.classList.contains("final");
   }
 
   hide() {
@@ -94,7 +118,7 @@ export class RoundSummary {
 /** The match end: who won, the final standings, each person's rating change (filled
  * in when the server's `ratings` message arrives), another player's rematch offer
  * (live, from `rematch` messages) and what to do next. `me` is the viewer's account. */
-export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
+export function matchEnd({ view, name, mySeat, me, ratings, rematch, standing, ending }) {
   const r = view.result || {};
   const won = r.winner !== null && r.winner !== undefined && r.winner === mySeat;
   const points = r.points || [];
@@ -104,8 +128,8 @@ export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
   if (mySeat !== null) showOffer(offerBox, rematch, me);
   const body = h("div", { class: "victory-body" },
     h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${name(r.winner)} wins.` }),
-    h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
-    h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason === "blockade" ? "the last round ended in a blockade" : r.reason === "out" ? "the last round ended with a player out" : r.reason || ""}` }),
+    h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: standing(points[seat] ?? 0) })))),
+    h("p", { class: "muted game-ending", text: ending(r) }),
     ratingBox, offerBox);
   const shown = modal({
     title: won ? "Victory!" : "Game over",

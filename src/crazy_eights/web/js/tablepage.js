@@ -55,7 +55,9 @@ export async function tutorialPage() {
     const t = await api("/api/tables", {
       method: "POST",
       body: {
-        rules: { ruleset: "classic", players: 2, mode: "single", last_card: "manual", turn_timer: 3600 },
+        // the discards are reshuffled into a new stock, so a first game never ends in a
+        // blockade of passes with nothing to draw
+        rules: { ruleset: "classic", players: 2, mode: "single", last_card: "manual", turn_timer: 3600, stock_empty: "reshuffle" },
         bots: [{ seat: 1, level: "random" }],
         public: false,
         hints: true,

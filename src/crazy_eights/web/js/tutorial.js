@@ -13,8 +13,16 @@ const TIPS = {
   draw: ["Nothing to play? Draw", "None of your cards fits. Click the stock (or drag it to your hand) to draw a card. If the card you draw fits, you may play it at once."],
   drawn: ["You drew a card", "If the new card glows you can play it now; otherwise press Pass to end your turn."],
   last: ["Last card!", "Your next play leaves you a single card. Press the Last card! button before you play, or you draw two penalty cards."],
-  done: ["Well played!", "That is the whole game. Classic tables play a match to 500 points; try Quick play in the lobby, or read How to play for the other rulesets."],
+  won: ["You won!", "You went out first: that is the whole game. Classic tables play a match to 500 points; try Quick play in the lobby, or read How to play for the other rulesets."],
+  lost: ["The bot won this time", "It got rid of its cards first. That happens: the deal matters, and so do a few habits. Keep your eights for when nothing else fits, and play your high cards early. Play again, or try Quick play in the lobby."],
 };
+
+/** What the coach's box must leave in view: the piles, your hand and panel, the action
+ * and sort buttons, the chat, the summaries; the players' panels and the top line if it
+ * can (on a phone the box sits over them: nothing else is free there). */
+const KEEP_CLEAR = [".pile.stock", ".discard", ".suit-indicator", ".hand", ".me-panel", ".actions", ".sort", ".side .chat", ".turn-banner", ".round-summary", ".modal"];
+const RATHER_CLEAR = [".opponents .player", ".topline"];
+const GAP = 12;
 
 export class Coach {
   constructor(onDone) {
@@ -66,6 +74,38 @@ export class Coach {
     this.button = h("button", { class: "btn small", type: "button", onclick: () => this.next() });
     box.replaceChildren(h("strong", { text: title }), h("p", { text: `${text}${extra}` }), this.button);
     this.label();
+    this.place();
+  }
+
+  /** Put the box where it covers nothing the player needs (`KEEP_CLEAR`): beside the
+   * piles on the felt's left, else its right, else under the felt; the place that
+   * covers least when none is free. */
+  place() {
+    const box = this.box;
+    if (!box || box.hidden || !this.table) return;
+    const felt = this.table.el.felt.getBoundingClientRect();
+    const rects = (sels, weight) => sels.flatMap((sel) => [...document.querySelectorAll(sel)]).map((e) => [e.getBoundingClientRect(), weight]).filter(([r]) => r.width && r.height);
+    const keep = [...rects(KEEP_CLEAR, 1), ...rects(RATHER_CLEAR, 0.05)];
+    const phone = felt.width < 600;
+    box.style.left = "0px";
+    box.style.top = "0px";
+    box.style.right = "auto";
+    box.style.bottom = "auto";
+    box.style.maxWidth = phone ? `${felt.width - 2 * GAP}px` : `${Math.max(200, Math.min(320, felt.width / 3))}px`;
+    const { width, height } = box.getBoundingClientRect();
+    const top = felt.top + Math.max(GAP, (felt.height - height) / 2);
+    const line = document.querySelector(".topline");
+    const spots = [
+      ...(phone ? [[felt.left + GAP, (line ? line.getBoundingClientRect().bottom : felt.top) + 6]] : []),
+      [felt.left + GAP + 8, top],
+      [felt.right - width - GAP - 8, top],
+      [felt.left + GAP, Math.min(innerHeight - height - GAP, felt.bottom + GAP)],
+      [GAP, innerHeight - height - GAP],
+    ];
+    const covered = ([x, y]) => keep.reduce((sum, [r, w]) => sum + w * Math.max(0, Math.min(x + width, r.right) - Math.max(x, r.left)) * Math.max(0, Math.min(y + height, r.bottom) - Math.max(y, r.top)), 0);
+    const best = spots.map((s) => [s, covered(s)]).sort((a, b) => a[1] - b[1])[0][0];
+    box.style.left = `${Math.round(best[0])}px`;
+    box.style.top = `${Math.round(best[1])}px`;
   }
 
   /** The button says whether another tip waits behind the one on show. */
@@ -79,11 +119,13 @@ export class Coach {
     if (v.over) {
       this.queue = [];
       this.current = null; // the end of the game is shown whatever tip is open
-      this.show("done", table, "", true);
+      const won = v.result && v.result.winner === table.mySeat;
+      this.show(won ? "won" : "lost", table, "", true);
       this.onDone();
       return;
     }
     if (!prev) this.show("welcome", table);
+    this.place(); // the table moved under the box: keep it clear of what is in play
     const events = st.events || [];
     if (events.some((e) => e.type === "played" && e.declared && e.seat !== table.mySeat)) this.show("declared", table);
     if (v.current !== table.mySeat) return;

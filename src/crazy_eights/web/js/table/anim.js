@@ -76,7 +76,9 @@ export function animate(ctrl, el, events, before, onRoundOver) {
     } else if (ev.type === "round" || ev.type === "game") {
       animateDeal(ctrl, el);
     } else if (ev.type === "round_over") {
-      sound.fanfare();
+      // a round of a match: the fanfare for its winner, a quiet sound for the others;
+      // the game's last round is heard once, with the end of the game (ending.js)
+      if (!ctrl.view.over && ctrl.mySeat !== null) (ev.seat === ctrl.mySeat ? sound.fanfare : sound.loss)();
       if (!ctrl.view.over) onRoundOver(ev);
     } else if (ev.type === "last_card") {
       fx.pulse(el.felt.querySelector(`.player[data-seat="${ev.seat}"] .badge-last`));

@@ -6,6 +6,7 @@ import * as settings from "../settings.js";
 
 export class TableCtrl {
   constructor({ tableId, code = null, account = null }) {
+    this.stoodIn = 0; // moves a stand-in played for you, from the welcome (once)
     this.id = tableId;
     this.code = code;
     this.account = account;

@@ -21,12 +21,20 @@ import { renderActions } from "./view/actions.js";
 import { renderCenter } from "./view/felt.js";
 import { layoutHand, renderHand } from "./view/hand.js";
 import { buildTable, renderTopline } from "./view/layout.js";
-import { addLog } from "./view/log.js";
+import { addLine, addLog, standinEvents, standinLine } from "./view/log.js";
 import { renderPlayers } from "./view/panels.js";
 import { renderScore } from "./view/score.js";
 import { renderStatus } from "./view/status.js";
 import { renderTimers } from "./view/timers.js";
 import { renderWaiting } from "./view/waiting.js";
+
+/** The table's title: its name, the ruleset unless the name says it already ("Quick
+ * classic", not "Quick classic · Classic"), and whether hints are on. */
+export function tableTitle(info) {
+  const ruleset = RULESET_TITLES[info.ruleset] || info.ruleset;
+  const named = (info.name || "").toLowerCase().includes(String(ruleset).toLowerCase());
+  return [info.name, named ? null : ruleset, info.hints ? "hints, unrated" : null].filter(Boolean).join(" \u00b7 ");
+}
 
 export class TableView {
   constructor(root, { tableId, code = null, account = null, coach = null, navigate }) {
@@ -53,7 +61,10 @@ export class TableView {
     this.tick = setInterval(() => this.updateTimers(), 250);
     this.onKey = keyHandler(this);
     document.addEventListener("keydown", this.onKey);
-    this.onResize = () => layoutHand(this.el.hand);
+    this.onResize = () => {
+      layoutHand(this.el.hand);
+      if (this.coach) this.coach.place();
+    };
     window.addEventListener("resize", this.onResize);
     this.socket = new TableSocket(this.socketPath(), {
       message: (msg) => this.receive(msg),
@@ -70,6 +81,7 @@ export class TableView {
   }
 
   destroy() {
+    this.gone = true;
     clearInterval(this.tick);
     this.unsub();
     document.removeEventListener("keydown", this.onKey);
@@ -115,7 +127,12 @@ export class TableView {
       const events = state && state.view && state.view.log ? state.view.log : [];
       this.tells.reset();
       for (const ev of events) this.tells.note(ev);
-      for (const ev of events) addLog(c, this.el, ev);
+      const standin = standinEvents(events, c.mySeat, c.stoodIn);
+      for (const [i, ev] of events.entries()) {
+        if (!standin.hidden.has(i)) addLog(c, this.el, ev);
+        if (i === standin.last) addLine(c, this.el, standinLine(c.stoodIn), "ev-standin");
+      }
+      c.stoodIn = 0;
       dealNow = dealIsNews(c, state, events);
     } else if (state) {
       for (const ev of state.events || []) this.tells.note(ev);
@@ -144,7 +161,7 @@ export class TableView {
       el.status.textContent = "Connecting\u2026";
       return;
     }
-    el.title.textContent = `${info.name} \u00b7 ${RULESET_TITLES[info.ruleset] || info.ruleset}${info.hints ? " \u00b7 hints, unrated" : ""}`;
+    el.title.textContent = tableTitle(info);
     const v = c.view;
     const playing = !!v;
     el.waiting.hidden = playing;

@@ -4,6 +4,7 @@
 import { toast } from "../ui.js";
 import * as actions from "./actions.js";
 import { renderChat } from "./view/chat.js";
+import { addLine, standinLine } from "./view/log.js";
 
 export function receive(t, msg) {
   const c = t.ctrl;
@@ -17,6 +18,7 @@ export function receive(t, msg) {
       c.chat = (msg.chat || []).map((line) => ({ ...line }));
       c.ratings = msg.ratings ? { rated: msg.info.rated, changes: msg.ratings } : c.ratings;
       c.rematch = msg.rematch || c.rematch;
+      c.stoodIn = msg.stood_in || 0; // moves a stand-in played for you, told once
       if (t.ending && c.rematch) t.ending.rematch(c.rematch);
       c.pending = false;
       t.setState(msg.state, true);
@@ -48,6 +50,13 @@ export function receive(t, msg) {
       break;
     case "hint":
       actions.showHint(t, msg);
+      break;
+    case "back":
+      // a player has their seat back from the stand-in: "Ann is back" (you: how many
+      // moves the bot played for you, unless the welcome's log says it already)
+      if (!c.info) break;
+      if (msg.seat !== c.mySeat) addLine(c, t.el, `${msg.name || c.name(msg.seat)} is back.`, "ev-back");
+      else if (msg.moves && c.state) addLine(c, t.el, standinLine(msg.moves), "ev-standin");
       break;
     case "pause":
       if (c.state) c.state.pause = msg.pause;

@@ -16,6 +16,15 @@ const SHEDDING = {
   progress: (v) => (v.rules && v.rules.mode === "match" ? `Round ${v.round}` : null),
   /** The turn line's words for your turn when no other case applies (null: "Your turn"). */
   turn: () => null,
+  /** A final standing in words: "49 points". */
+  standing: (pts) => `${pts} point${pts === 1 ? "" : "s"}`,
+  /** How the game ended, under the standings: "3 rounds · the last ended in a blockade". */
+  ending: (r) => {
+    const how = { blockade: "ended in a blockade", out: "ended with a player out", turn_limit: "ended at the turn limit" }[r.reason] || "";
+    const rounds = r.rounds || 1;
+    if (rounds === 1) return `One round, ${how}`;
+    return `${rounds} rounds \u00b7 the last ${how}`;
+  },
 };
 
 const LOOKS = {
@@ -27,6 +36,7 @@ const LOOKS = {
     scoreHead: "Number",
     score: (p) => `No. ${p.number}`,
     unit: "number",
+    standing: (n) => `No. ${n}`,
   },
   cycles: {
     center: "cycle",
@@ -34,6 +44,8 @@ const LOOKS = {
     scoreHead: "Hand",
     score: (p) => plural(p.cards, "card"),
     unit: "hand value",
+    standing: (v) => (v ? `hand value ${v}` : "no cards left"),
+    ending: (r) => ({ out: "A player went out", cycle_limit: "The cycles ran out: the lowest hand wins", blocked: "Nobody could lead or draw: the lowest hand wins" }[r.reason] || ""),
     progress: (v) => `${plural(v.cycles_left, "cycle")} left`,
     turn: (v) => (v.phase === "lead" ? "Your lead: play any card to start the cycle" : `Your turn: follow ${SUIT_NAMES[v.lead_suit] || "the lead"} or play a joker that fits`),
   },

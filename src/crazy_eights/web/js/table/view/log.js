@@ -31,7 +31,8 @@ export function describe(ev, table) {
     case "drew": return `${who} draw${s} ${n === 1 ? "a card" : `${n} cards`}${cards ? `: ${cards}` : ""}.`;
     case "passed": return `${who} pass${ev.seat === mySeat ? "" : "es"}.`;
     case "timeout": return `${who} ran out of time.`;
-    case "round_over": return ev.reason === "blockade" ? `Round ${ev.round} is blocked; ${name(ev.seat)} win${s} on points.` : `${who} went out and win${s} round ${ev.round}!`;
+    case "round_over": if (ev.reason !== "blockade") return `${who} went out and win${s} round ${ev.round}!`;
+      return ev.seat === undefined || ev.seat === null ? `Round ${ev.round} is blocked: nobody wins it.` : `Round ${ev.round} is blocked; ${who} win${s} it${table.state && table.state.words && table.state.words.blockade ? ` (${table.state.words.blockade})` : ""}.`;
     case "game_over": return ev.winner === null || ev.winner === undefined ? "The game is over." : `Game over: ${name(ev.winner)} win${ev.winner === mySeat ? "" : "s"}!`;
     case "host_lead": return `The host leads the ${cards}.`;
     case "lead": return `${who} lead${s} cycle ${ev.cycle}.`;
@@ -50,6 +51,38 @@ export function describe(ev, table) {
     case "host_cannot_lead": return "The stock is empty: the host cannot lead.";
     default: return `${ev.seat !== undefined ? who + ": " : ""}${ev.type.replaceAll("_", " ")}${cards ? ` (${cards})` : ""}.`;
   }
+}
+
+/** "A bot played 3 moves for you." */
+export const standinLine = (moves) => `A bot played ${moves} move${moves === 1 ? "" : "s"} for you while you were away.`;
+
+const MOVE_EVENTS = new Set(["played", "drew", "passed", "declared"]);
+const WITH_A_MOVE = new Set(["last_card", "timeout", "lead"]);
+
+/** Which of a round's events (the welcome's log) a stand-in made for `seat` in its last
+ * `moves` moves: the seat's last move events and what went with them (its calls), so the
+ * log says "A bot played 3 moves for you" instead of "You play...". The line goes
+ * after the event `last` (-1: nowhere). */
+export function standinEvents(events, seat, moves) {
+  const hidden = new Set();
+  if (!moves || seat === null || seat === undefined) return { hidden, last: -1 };
+  let left = moves;
+  for (let i = events.length - 1; i >= 0 && left > 0; i--) {
+    const ev = events[i];
+    if (ev.seat !== seat) continue;
+    if (ev.type === "round") break; // the round's start: nothing earlier is in this log
+    if (MOVE_EVENTS.has(ev.type)) left -= 1;
+    if (MOVE_EVENTS.has(ev.type) || WITH_A_MOVE.has(ev.type)) hidden.add(i);
+  }
+  return { hidden, last: hidden.size ? Math.max(...hidden) : events.length - 1 };
+}
+
+/** A line of the table's own (not an engine event) in the log, announced. */
+export function addLine(ctrl, el, text, kind) {
+  el.log.append(h("li", { class: kind, text }));
+  while (el.log.children.length > MAX_LINES) el.log.firstChild.remove();
+  el.log.scrollTop = el.log.scrollHeight;
+  announce(text);
 }
 
 /** Add an event's line to the log (keeping the last lines) and announce what others did

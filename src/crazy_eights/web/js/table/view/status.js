@@ -31,6 +31,8 @@ function yourTurn(ctrl) {
   if (ctrl.pending) return "Your move is on its way\u2026";
   if (v.phase === "declare") return "Your turn: name the suit of the starter eight";
   if (legal.length === 1 && legal[0].kind === "pass") return "Your turn: nothing to play, pass";
+  const words = ctrl.state.words || {};
+  if (words.answer) return `Your turn: ${words.answer}`; // a pending draw-two, in the engine's words
   if (legal.every((m) => m.kind === "draw" || m.kind === "pass")) return "Your turn: no playable card, draw from the stock";
   if (v.drawn) return "Your turn: play the card you drew or pass";
   if (v.forced_card) return `Your turn: you must play the ${cardName(v.forced_card)}`;
