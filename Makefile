@@ -1,13 +1,24 @@
-# Developer tasks. `make test` is the whole suite that CI runs.
-PYTHON ?= python3
+# Developer tasks. `make install test` is the whole suite that CI runs.
+# Everything runs in a virtual environment, .venv (made by `make install` with the
+# system's python3): Debian and Ubuntu refuse `pip install` outside one (PEP 668).
+# PYTHON=... runs the tasks with another interpreter instead.
+VENV ?= .venv
+PYTHON ?= $(VENV)/bin/python
+# The tools installed beside that interpreter (lint-imports).
+BIN = $(if $(findstring /,$(PYTHON)),$(dir $(PYTHON)))
 
 .PHONY: install test lint typecheck pytest bench serve
 
 # Everything the test suite needs: Debian's Chromium, PostgreSQL, Redis and nginx (see
 # scripts/system-deps), then the package with every extra the tests use.
-install:
+install: $(if $(filter $(VENV)/bin/python,$(PYTHON)),$(VENV)/bin/python)
 	scripts/system-deps
 	$(PYTHON) -m pip install -e '.[dev,rl,lab,postgres,cluster]'
+
+# Debian's python3 makes venvs once python3-venv is installed: scripts/system-deps.
+$(VENV)/bin/python:
+	scripts/system-deps
+	python3 -m venv $(VENV)
 
 test: lint typecheck pytest
 
@@ -16,7 +27,7 @@ test: lint typecheck pytest
 lint:
 	$(PYTHON) -m ruff check src tests bench scripts
 	$(PYTHON) -m ruff format --check src tests bench scripts
-	lint-imports
+	$(BIN)lint-imports
 
 typecheck:
 	$(PYTHON) -m mypy

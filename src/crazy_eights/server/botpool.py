@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -47,6 +49,8 @@ HINT_LEVEL = "ismcts"
 HINT_MS = 250.0
 """A hint search's budget (wall clock): a bot move waits at most this long behind one."""
 WATCH_EVERY = 0.25  # seconds between a worker's looks at its parent
+STOP_SECONDS = 5.0
+"""How long a stopping server waits for its bot workers' running jobs."""
 
 
 def think(
@@ -59,7 +63,11 @@ def think(
 
 
 def _watch_parent(parent: int) -> None:
-    """Worker initializer: exit as soon as the process that started us is gone."""
+    """Worker initializer: exit as soon as the process that started us is gone, and leave
+    Ctrl-C to that process (a terminal sends it to the whole group: the server shuts its
+    workers down itself, so a worker interrupted in its wait would only print a
+    traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -208,12 +216,33 @@ class BotPool:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
+        """Refuse new jobs, cancel the waiting ones and tell the workers to stop, without
+        waiting for them (``stop`` waits)."""
         self._closed = True
-        executor, self._executor = self._executor, None
+        executor = self._executor
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
         while (job := self._queue.pop()) is not None:
             job.future.cancel()
+
+    async def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """``close``, then wait (at most ``timeout``) for the workers to finish their jobs
+        and exit, and let go of the executor. A process pool's queues hold named
+        semaphores that are unlinked only when those queues are freed; a server stopped
+        by SIGTERM is ended by that signal once uvicorn has shut down (no exit handlers
+        run), so anything still held then is reported by multiprocessing's resource
+        tracker as "leaked semaphore objects"."""
+        self.close()
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        waiting = asyncio.get_running_loop().run_in_executor(None, executor.shutdown, True)
+        try:
+            await asyncio.wait_for(waiting, timeout)
+        except TimeoutError:
+            log.warning("bot workers still busy after %.0f s; leaving them", timeout)
+        del executor
+        gc.collect()  # the queues' semaphores are unlinked when they are freed
 
 
 def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[Any]) -> None:

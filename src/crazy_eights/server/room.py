@@ -232,7 +232,7 @@ class Room:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
         await self.analyses.close()
-        self.bots.close()
+        await self.bots.stop()
         self.passwords.close()
         await self.engine.dispose()
         log.info("closed")
