@@ -95,6 +95,7 @@ class Room:
             bus=self.lobby.bus,
             make_table=quickplay.table_maker(self.tables),
             window=settings.match_window_seconds,
+            alone_at_once=settings.match_alone == "at_once",
         )
         self.titles = Titles(
             self.engine,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -113,6 +113,11 @@ class ServerSettings(BaseSettings):
         le=600,
         description="seconds quick play's queue waits for more people (from the first one "
         "waiting) before it seats them with bots",
+    )
+    match_alone: Literal["at_once", "wait"] = Field(
+        default="at_once",
+        description="quick play when nobody else is online (no socket open, nobody "
+        "waiting): at_once seats the person with bots at once; wait waits out the window",
     )
     archon_min_games: int = Field(
         default=10,

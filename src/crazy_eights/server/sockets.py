@@ -68,22 +68,30 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         session=token_hash(session) if session else None,
     )
     try:
-        try:
-            joined: Joined = await table.request(Join(member, code))
-        except ApiError:
-            await conn.finish(TRY_AGAIN)
-            return
-        if not joined.ok:
-            await conn.finish(joined.close_code, joined.reason)
-            return
-        try:
-            await _serve(ws, conn, member, table, table_id)
-        finally:
-            with contextlib.suppress(RuntimeError):
-                table.submit(Part(member.id))
+        async with room.matchmaker.online(member.account_id):
+            await _member(ws, conn, member, table, table_id, code)
     finally:
         room.sockets.remove(member.id)
         conn.stop()
+
+
+async def _member(
+    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str, code: str | None
+) -> None:
+    """Join the table, serve the socket until it closes, and part."""
+    try:
+        joined: Joined = await table.request(Join(member, code))
+    except ApiError:
+        await conn.finish(TRY_AGAIN)
+        return
+    if not joined.ok:
+        await conn.finish(joined.close_code, joined.reason)
+        return
+    try:
+        await _serve(ws, conn, member, table, table_id)
+    finally:
+        with contextlib.suppress(RuntimeError):
+            table.submit(Part(member.id))
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:
