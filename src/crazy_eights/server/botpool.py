@@ -218,31 +218,40 @@ class BotPool:
     def close(self) -> None:
         """Refuse new jobs, cancel the waiting ones and tell the workers to stop, without
         waiting for them (``stop`` waits)."""
-        self._closed = True
-        executor = self._executor
+        executor = self._refuse()
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-        while (job := self._queue.pop()) is not None:
-            job.future.cancel()
 
     async def stop(self, timeout: float = STOP_SECONDS) -> None:
-        """``close``, then wait (at most ``timeout``) for the workers to finish their jobs
-        and exit, and let go of the executor. A process pool's queues hold named
-        semaphores that are unlinked only when those queues are freed; a server stopped
-        by SIGTERM is ended by that signal once uvicorn has shut down (no exit handlers
+        """Like ``close``, then wait (at most ``timeout``) for the workers to finish their
+        jobs and exit, and let go of the executor. A process pool's queues hold named
+        semaphores that are unlinked only when those queues are freed, and its manager
+        thread holds the queues until it has joined the workers; a server stopped by
+        SIGTERM is ended by that signal once uvicorn has shut down (no exit handlers
         run), so anything still held then is reported by multiprocessing's resource
         tracker as "leaked semaphore objects"."""
-        self.close()
-        executor, self._executor = self._executor, None
+        executor = self._refuse()
         if executor is None:
             return
-        waiting = asyncio.get_running_loop().run_in_executor(None, executor.shutdown, True)
+        # One shutdown call that waits: after a first call the executor forgets its
+        # manager thread, and a second call could not wait for it.
+        waiting = asyncio.get_running_loop().run_in_executor(
+            None, partial(executor.shutdown, wait=True, cancel_futures=True)
+        )
         try:
             await asyncio.wait_for(waiting, timeout)
         except TimeoutError:
             log.warning("bot workers still busy after %.0f s; leaving them", timeout)
-        del executor
+        del executor, waiting
         gc.collect()  # the queues' semaphores are unlinked when they are freed
+
+    def _refuse(self) -> Executor | None:
+        """Take no more jobs, cancel the waiting ones; the executor, let go of."""
+        self._closed = True
+        executor, self._executor = self._executor, None
+        while (job := self._queue.pop()) is not None:
+            job.future.cancel()
+        return executor
 
 
 def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[Any]) -> None:
