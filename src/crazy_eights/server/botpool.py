@@ -38,6 +38,7 @@ from crazy_eights.bots import BOT_LEVELS, make_bot
 from crazy_eights.engine import Move
 
 from .fairqueue import PRIORITIES, FairQueue, Priority, QueueFull
+from .metrics import BOT_WAIT_SECONDS
 
 __all__ = ["BOT_LEVELS", "HINT_LEVEL", "PRIORITIES", "BotPool", "PoolBusy", "Priority", "think"]
 
@@ -87,6 +88,9 @@ class _Job:
     future: asyncio.Future[Any]
     fn: Callable[..., Any] | None = None
     """What the worker runs (None: the pool's ``work``)."""
+    priority: Priority = "move"
+    queued: float = 0.0
+    """When it was queued (``time.monotonic``), for the wait it is measured by."""
 
 
 class BotPool:
@@ -166,6 +170,7 @@ class BotPool:
     async def _wait(self, priority: Priority, table: str, job: _Job) -> Any:
         """Queue ``job`` in its class, start what can start, and wait for its answer; a
         caller that gives up takes its job out of the queue."""
+        job.priority, job.queued = priority, time.monotonic()
         try:
             self._queue.push(priority, table, job)
         except QueueFull as exc:
@@ -192,6 +197,7 @@ class BotPool:
                 job.future.set_exception(exc)
                 continue
             self._running += 1
+            BOT_WAIT_SECONDS.labels(job.priority).observe(time.monotonic() - job.queued)
             running.add_done_callback(partial(_back_on, asyncio.get_running_loop(), self, job))
 
     def _finished(self, job: _Job, done: Future[Any]) -> None:

@@ -239,6 +239,8 @@ class Matchmaker:
     clock: Callable[[], float] = time.time
     alone_at_once: bool = True
     """Seat a person with bots at once when nobody else is online (no window to wait)."""
+    waiting_now: int = 0
+    """People waiting in every queue at the timer's last look (for the metrics)."""
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _task: asyncio.Task[None] | None = None
@@ -375,9 +377,11 @@ class Matchmaker:
         """Settle every queue; the seconds until the next window closes (at most
         ``POLL``)."""
         delay = POLL
+        self.waiting_now = 0
         for key in await self.store.keys():
             await self.settle(key)
             waiting = await self.store.waiting(key)
+            self.waiting_now += len(waiting)
             if waiting:
                 delay = min(delay, waiting[0].joined + self.window - self.clock())
         return delay

@@ -114,6 +114,30 @@ class ServerSettings(BaseSettings):
         description="seconds quick play's queue waits for more people (from the first one "
         "waiting) before it seats them with bots",
     )
+    rate_guests: bool = Field(
+        default=False,
+        description="whether guests' games move ratings (theirs and the others'); off: "
+        "a guest's games count in their record only",
+    )
+    provisional_games: int = Field(
+        default=10,
+        ge=0,
+        le=1000,
+        description="rated games before a rating is settled: until then it is shown "
+        "with a '?' and kept off the leaderboards",
+    )
+    metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="serve Prometheus' /metrics on this port of metrics_host (0: not)",
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="where metrics_port listens")
+    metrics_token: str = Field(
+        default="",
+        description="serve /metrics on the room's own port to requests carrying "
+        "'Authorization: Bearer <token>' (empty: not)",
+    )
     match_alone: Literal["at_once", "wait"] = Field(
         default="at_once",
         description="quick play when nobody else is online (no socket open, nobody "

@@ -15,6 +15,7 @@ from .api.deps import room_of
 from .auth import COOKIE, token_hash
 from .connection import Conn
 from .errors import ApiError
+from .metrics import ERRORS
 from .protocol import ErrorOut, ProtocolError, parse_client
 from .ratelimit import Guard, Verdict
 from .security import origin_allowed
@@ -142,4 +143,5 @@ async def _serve(
 
 def _error(table_id: str, code: str, reason: str) -> str:
     """An error the socket answers itself (limits and parsing), before any table sees it."""
+    ERRORS.labels(code).inc()
     return ErrorOut(table=table_id, code=code, reason=reason).model_dump_json()
