@@ -19,6 +19,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from .fairqueue import PRIORITIES
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 
 # Seconds: a move is a commit and a fan-out (milliseconds); a bot may wait for seconds.
@@ -51,6 +53,8 @@ BOT_WAIT_SECONDS = Histogram(
     buckets=SLOW,
     registry=REGISTRY,
 )
+for _priority in PRIORITIES:  # every class is there from the first scrape, at zero
+    BOT_WAIT_SECONDS.labels(_priority)
 ERRORS = Counter(
     "ce_errors",
     "Errors answered to clients (HTTP and socket), by code",
@@ -58,10 +62,9 @@ ERRORS = Counter(
     registry=REGISTRY,
 )
 LEASE_TAKEOVERS = Counter(
-    "ce_lease_takeovers", "Tables this node took over from another (cluster)", registry=REGISTRY
-)
-REDIS_ROUND_TRIPS = Counter(
-    "ce_redis_round_trips", "Commands and pipelines sent to Redis (cluster)", registry=REGISTRY
+    "ce_lease_takeovers",
+    "Tables this node took over after their owner's lease lapsed (cluster)",
+    registry=REGISTRY,
 )
 
 
