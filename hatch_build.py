@@ -12,7 +12,9 @@ so that edits take effect; ``CRAZY_EIGHTS_PURE=1`` asks for the pure build anywh
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from typing import Any
 
 from hatch_mypyc.plugin import MypycBuildHook
@@ -27,6 +29,10 @@ class EngineBuildHook(MypycBuildHook):  # type: ignore[misc]
         if os.environ.get("CRAZY_EIGHTS_PURE", "") not in ("", "0"):
             self.app.display_info("crazy-eights: CRAZY_EIGHTS_PURE is set: pure Python engine")
             return
+        announce(
+            "crazy-eights: compiling the rules engine with mypyc (a minute or two; "
+            "CRAZY_EIGHTS_PURE=1 skips it)"
+        )
         try:
             super().initialize(version, build_data)
         except Exception as exc:  # no compiler, or mypyc refused: fall back, and say so
@@ -38,6 +44,17 @@ class EngineBuildHook(MypycBuildHook):  # type: ignore[misc]
             )
             return
         self.app.display_info("crazy-eights: the engine is compiled with mypyc")
+
+
+def announce(line: str) -> None:
+    """Say what the build is doing where a person sees it: pip runs build backends with
+    their output captured (shown with ``pip -v`` or on failure only), so the line also
+    goes to the terminal pip was started from, when there is one."""
+    print(line, file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        return
+    with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
+        tty.write(line + "\n")
 
 
 def get_build_hook() -> type[EngineBuildHook]:

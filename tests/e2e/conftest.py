@@ -71,6 +71,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             # game analysis: a quick search, and low marks so a seeded game has some
             "CE_ANALYSIS_WORLDS": "16",
             "CE_ANALYSIS_THRESHOLDS": "[0.02, 0.05, 0.12]",
+            # the browser tests' guests are rated, and settled after one game, as before
+            # issue 23 (tests/server/test_trusted_ratings.py checks the defaults)
+            "CE_RATE_GUESTS": "1",
+            "CE_PROVISIONAL_GAMES": "1",
             # quick play's queue waits 5 s for more people (10 s by default)
             "CE_MATCH_WINDOW_SECONDS": "5",
             # the Master Card Archon title after one rated game (test_progress.py)

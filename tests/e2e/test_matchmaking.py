@@ -1,6 +1,8 @@
 """Issue 12, item 1: quick play's queue in the browser. People who press Play within a
 few seconds land at one table, seeing each other there; the waiting panel shows who
-waits and a countdown; one who cancels leaves no table behind; play now deals at once."""
+waits and a countdown; one who cancels leaves no table behind; play now deals at once.
+Issue 23, item 7: alone online, Play deals at once (the queue waits only while someone
+else is online, so the tests of the waiting panel keep a bystander in the lobby)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,13 @@ def players(new_page: Any, count: int) -> list[tuple[Any, str]]:
         sign_in_as_guest(page)
         out.append((page, page.locator(".me-name").inner_text()))
     return out
+
+
+def bystander(new_page: Any) -> Any:
+    """Someone else online: a signed-in guest looking at the lobby."""
+    page = new_page()
+    sign_in_as_guest(page)
+    return page
 
 
 def press_play(page: Any, ruleset: str, length: str) -> None:
@@ -77,6 +86,7 @@ def test_people_pressing_play_together_land_at_one_table(
 
 
 def test_one_who_cancels_leaves_nothing_behind(new_page: Any, console: Any, server: str) -> None:
+    bystander(new_page)
     page = new_page(390, 800)  # a phone
     sign_in_as_guest(page)
     name = page.locator(".me-name").text_content()
@@ -96,6 +106,7 @@ def test_one_who_cancels_leaves_nothing_behind(new_page: Any, console: Any, serv
 
 
 def test_play_now_with_bots_deals_at_once(new_page: Any, console: Any) -> None:
+    bystander(new_page)
     ((page, _),) = players(new_page, 1)
     press_play(page, "classic", "round")
     page.locator(".queue-panel").get_by_role("button", name="Play now with bots").click()
@@ -106,6 +117,7 @@ def test_play_now_with_bots_deals_at_once(new_page: Any, console: Any) -> None:
 
 
 def test_a_reload_keeps_your_place_in_the_queue(new_page: Any, console: Any) -> None:
+    bystander(new_page)
     ((page, name),) = players(new_page, 1)
     press_play(page, "ultimate", "match")
     page.locator(".queue-panel").wait_for()
@@ -116,4 +128,28 @@ def test_a_reload_keeps_your_place_in_the_queue(new_page: Any, console: Any) -> 
     assert panel.locator(".queue-name").all_inner_texts() == [f"{name} (you)"]
     table_id(page)  # the window closes: seated with bots
     page.wait_for_selector(".hand .card")
+    assert console.errors == []
+
+
+def test_alone_online_play_deals_at_once(new_page: Any, console: Any) -> None:
+    ((page, _),) = players(new_page, 1)
+    seen = []
+    page.on("websocket", lambda ws: seen.append(ws.url))
+    # Chromium's own log (not the page's console): where "WebSocket is closed before the
+    # connection is established" appears when a page drops a socket still connecting
+    logged: list[str] = []
+    cdp = page.context.new_cdp_session(page)
+    cdp.on("Log.entryAdded", lambda e: logged.append(e["entry"]["text"]))
+    cdp.send("Log.enable")
+    press_play(page, "countdown", "round")
+    table_id(page)
+    page.wait_for_selector(".hand .card")
+    assert page.locator(".queue-panel").count() == 0
+    assert not any("/ws/match" in url for url in seen), seen
+    assert page.locator(".opponents .player").count() == 3
+    # the table says who deals: a marked seat, and the log's first line
+    page.locator(".player.dealer").wait_for()
+    assert "deal" in page.locator(".log").inner_text()
+    shot(page, "quick-play-alone-dealer")
+    assert not [t for t in logged if "WebSocket" in t], logged
     assert console.errors == []

@@ -91,7 +91,6 @@ def test_leaderboard_readable_ratings_bots_and_guests(new_page: Any, console: An
     finish(page)
     page.keyboard.press("Escape")
 
-    # the leaderboard's rows say which accounts are guests (`guest`), so they are marked
     page.goto("/#/leaders/classic")
     table = page.locator("table.leaders")
     table.wait_for()
@@ -105,6 +104,12 @@ def test_leaderboard_readable_ratings_bots_and_guests(new_page: Any, console: An
     bot_rows = table.locator("tr", has=page.locator(".bot-badge"))
     words = [r.locator(".bot-badge").inner_text().strip() for r in bot_rows.all()]
     assert "Easy" in words and set(words) <= set(WORDS.values()), words
-    assert table.locator(".guest-badge").first.is_visible()
+    # guests are never listed (issue 23, item 8), and a provisional rating reads "1012?"
+    assert table.locator(".guest-badge").count() == 0
+    said = page.evaluate(
+        "async () => (await import('/js/records.js'))"
+        ".ratingText({display: 1012, provisional: true})"
+    )
+    assert said == "1012?"
     shot(page, "leaderboard")
     assert console.errors == []

@@ -96,3 +96,31 @@ def test_t2_settings_are_frozen_and_shown_to_everyone() -> None:
     for seat in (0, 1, 2, None):
         assert game.view(seat)["rules"] == rules.to_dict()
     assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_g9_first_dealer_drawn_by_the_seed_and_seat_0_by_default() -> None:
+    drawn = Rules.preset("countdown", players=4, first_dealer="drawn")
+    dealers = [new_game(drawn, seed=s).view(0)["dealer"] for s in range(40)]
+    assert set(dealers) == {0, 1, 2, 3}, dealers
+    assert dealers == [new_game(drawn, seed=s).view(0)["dealer"] for s in range(40)]
+    # The draw has numbers of its own: the same seed deals the same cards from the
+    # dealer's left, and the player on the dealer's left begins (K2).
+    seat0 = Rules.preset("countdown", players=4)
+    for seed in range(8):
+        a, b = new_game(seat0, seed=seed), new_game(drawn, seed=seed)
+        d = b.view(0)["dealer"]
+        assert a.view(0)["dealer"] == 0
+        assert b.view(0)["top"] == a.view(0)["top"]
+        for k in range(4):
+            assert b.view((d + 1 + k) % 4)["hand"] == a.view((1 + k) % 4)["hand"]
+        assert b.current_player == (d + 1) % 4
+    # Stored rules that do not name the setting (every game before it) keep seat 0 (G4).
+    old = Rules.preset("classic").to_dict()
+    assert "first_dealer" not in old
+    assert Rules.from_dict(drawn.to_dict()) == drawn
+    assert Rules.from_dict(old).first_dealer == "seat0"
+    assert new_game(Rules.from_dict(old), seed=5).view(0)["dealer"] == 0
+    with pytest.raises(RulesError, match="first_dealer"):
+        Rules.preset("classic", first_dealer="left")
+    with pytest.raises(RulesError, match="does not apply"):
+        Rules.preset("cycles", first_dealer="drawn")

@@ -92,6 +92,7 @@ def test_the_matchmaker_seats_a_group_once_and_keeps_it_waiting_if_seating_fails
         heard = bus.subscribe(KEY.topic)
         store = MemoryQueueStore()
         mm = Matchmaker(store, bus, make, window=1.0, clock=lambda: now[0])
+        await store.online(7, +1)  # someone else is online: the window applies
         await mm.join(ticket(1))
         await mm.join(ticket(2, rating=10.0))
         now[0] = 1.0
@@ -113,8 +114,47 @@ def test_the_matchmaker_seats_a_group_once_and_keeps_it_waiting_if_seating_fails
 
 @pytest.fixture
 def room_client(fast_settings: SettingsFactory) -> Any:
-    with TestClient(create_app(fast_settings(match_window_seconds=1.5))) as client:
+    """A room whose queue always waits out its window (these tests are about it)."""
+    settings = fast_settings(match_window_seconds=1.5, match_alone="wait")
+    with TestClient(create_app(settings)) as client:
         yield client
+
+
+def test_alone_online_a_person_is_seated_with_bots_at_once(
+    fast_settings: SettingsFactory,
+) -> None:
+    settings = fast_settings(match_window_seconds=60.0)
+    with TestClient(create_app(settings)) as client:
+        _, first = guest(client)
+        answer = join(client, first, ruleset="countdown", length="round")
+        assert answer.status_code == 201, answer.text
+        table_id = answer.json()["table"]
+        assert table_id is not None
+        assert matched_table(client, first) == table_id
+        seats = client.get(f"/api/tables/{table_id}", headers=as_(first)).json()["seats"]
+        assert sum(s["bot"] is not None for s in seats) == 3
+
+
+def test_someone_else_online_means_the_window_is_waited_for(
+    fast_settings: SettingsFactory,
+) -> None:
+    settings = fast_settings(match_window_seconds=60.0)
+    with TestClient(create_app(settings)) as client:
+        first_id, first = guest(client)
+        _, second = guest(client)
+        store = client.app.state.room.matchmaker.store  # type: ignore[attr-defined]
+        with client.websocket_connect("/ws/lobby", headers=as_(second)) as lobby:
+            lobby.receive_json()
+            answer = join(client, first, ruleset="countdown", length="round")
+            assert answer.status_code == 201, answer.text
+            assert answer.json()["table"] is None
+            assert client.delete("/api/match", headers=as_(first)).status_code == 204
+        # the other person's lobby closed: now nobody else is online
+        eventually(
+            lambda: not client.portal.call(store.others_online, first_id),  # type: ignore[union-attr]
+            "the lobby socket counted off",
+        )
+        assert join(client, first, ruleset="countdown", length="round").json()["table"]
 
 
 def join(client: TestClient, token: str, **body: Any) -> Any:

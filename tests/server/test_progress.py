@@ -36,7 +36,7 @@ class _Seeds:
 @pytest.fixture
 def room(fast_settings: SettingsFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
     monkeypatch.setattr(tables, "secrets", _Seeds())
-    settings = fast_settings(archon_min_games=1, evaluation_min_games=1)
+    settings = fast_settings(archon_min_games=1, evaluation_min_games=1, provisional_games=1)
     with TestClient(create_app(settings)) as client:
         yield client
 

@@ -236,7 +236,8 @@ def test_a_restart_in_the_pause_comes_back_to_the_pause(fast_settings: SettingsF
             until(sockets[0], "state", version=version + 1)
 
 
-def test_the_match_end_tells_each_person_their_rating_change(client: TestClient) -> None:
+def test_the_match_end_tells_each_person_their_rating_change(make_client: Any) -> None:
+    client = make_client(rate_guests=True)  # the players are guests (issue 23: unrated)
     rules = {"ruleset": "classic", "players": 3, "mode": "single", "stock_empty": "block"}
     table_id, tokens = table_of(client, 2, rules)
     actor = actor_of(client, table_id)

@@ -26,8 +26,11 @@ from .cards import (
     openspiel_points,
     shedding_points,
 )
+from .rng import Rng
 
 Ruleset = Literal["classic", "ultimate", "countdown", "cycles", "openspiel"]
+DEALER_SALT = 0x6465616C6572
+"""Mixed into the seed for the first dealer's draw (G9): its own numbers, not the deck's."""
 RULESETS: tuple[Ruleset, ...] = ("classic", "ultimate", "countdown", "cycles", "openspiel")
 DrawPolicy = Literal["single", "until_playable", "single_then_pass", "until_play"]
 LastCard = Literal["manual", "auto", "off"]
@@ -66,7 +69,13 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "cycle_limit": {"cycles": 30},
     "max_draw_cards": {"openspiel": 5},
     "max_turns": {"openspiel": 100},
+    "first_dealer": {"classic": "seat0", "ultimate": "seat0", "countdown": "seat0"},
 }
+
+_ADDED: dict[str, Any] = {"first_dealer": "seat0"}
+"""Settings added after games were stored, with the value that means the play before
+them: ``to_dict`` leaves such a setting out at that value, so the rules (and the events
+and views that carry them) of those games read exactly as before (G4)."""
 
 _ALLOWED: dict[str, tuple[Any, ...] | tuple[int, int]] = {
     "hand_size": ("auto", 5, 7),
@@ -77,6 +86,7 @@ _ALLOWED: dict[str, tuple[Any, ...] | tuple[int, int]] = {
     "action_cards": (True, False),
     "last_card": ("manual", "auto", "off"),
     "ace_points": (1, 11),
+    "first_dealer": ("seat0", "drawn"),
     "mode": ("single", "match"),
 }
 _RANGES: dict[str, tuple[int, int]] = {
@@ -108,6 +118,7 @@ SETTING_HELP: dict[str, str] = {
     "action_cards": "2 draw two, Q skip, A reverse",
     "last_card": "manual: call it with the play (!); auto: called for you; off: no call",
     "ace_points": "points of an ace left in hand",
+    "first_dealer": "seat0: seat 0 deals the first round; drawn: the seed draws the first dealer",
     "mode": "single: one round; match: rounds up to the target",
     "target": "match score that ends the match",
     "start": "each player's starting number (cards dealt and wild rank)",
@@ -136,6 +147,7 @@ class Rules:
     action_cards: bool | None = None
     last_card: LastCard | None = None
     ace_points: Literal[1, 11] | None = None
+    first_dealer: Literal["seat0", "drawn"] | None = None
     mode: Literal["single", "match"] | None = None
     target: int | None = None
     start: int | None = None
@@ -214,15 +226,26 @@ class Rules:
         return cls.preset(name, players=players, **data)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting that applies to this ruleset, JSON-ready."""
+        """Every setting that applies to this ruleset, JSON-ready (a setting of ``_ADDED``
+        only when it departs from the play before it)."""
         out: dict[str, Any] = {"ruleset": self.ruleset, "players": self.players}
         for name, defaults in _DEFAULTS.items():
-            if self.ruleset in defaults:
+            if self.ruleset in defaults and not (
+                name in _ADDED and getattr(self, name) == _ADDED[name]
+            ):
                 out[name] = getattr(self, name)
         out["turn_timer"] = self.turn_timer
         return out
 
     # -- derived facts: the rule questions that depend on the ruleset alone -------------
+
+    def first_dealer_seat(self, seed: int) -> int:
+        """The seat that deals a game's first round (G9): seat 0, or with
+        ``first_dealer=drawn`` one drawn from the seed, by a generator of its own so that
+        the cards dealt are the same either way."""
+        if self.first_dealer != "drawn":
+            return 0
+        return Rng(seed ^ DEALER_SALT).below(self.players)
 
     @property
     def family(self) -> Literal["shedding", "cycles"]:

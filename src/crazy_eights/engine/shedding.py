@@ -388,7 +388,7 @@ class SheddingGame(Game):
         self._start(rules, seed, log)
         cfg = self._cfg = self._config_for(rules)
         n = cfg.n
-        self.dealer = 0
+        self.dealer = rules.first_dealer_seat(seed)
         self.round = 1
         self.direction = 1
         self.scores = [0] * n

@@ -4,6 +4,7 @@ serves the browser client."""
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -14,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -30,6 +32,7 @@ from .api import (
 )
 from .errors import ApiError
 from .messages import http_error, readable
+from .metrics import ERRORS, REGISTRY
 from .room import Room
 from .security import BodyLimitMiddleware, NulMiddleware, OriginMiddleware
 from .settings import ServerSettings
@@ -65,18 +68,34 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:
         body = {"error": exc.code, "detail": exc.detail}
+        ERRORS.labels(exc.code).inc()
         return ErrorResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         detail = readable(exc.errors(), _form_rules(request))
+        ERRORS.labels("invalid").inc()
         return ErrorResponse({"error": "invalid", "detail": detail}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> Response:
         code, detail = http_error(exc.status_code, str(exc.detail))
+        ERRORS.labels(code).inc()
         body = {"error": code, "detail": detail}
         return ErrorResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+
+def _metrics_route(app: FastAPI, token: str) -> None:
+    """``/metrics`` on the room's port, for a scraper that sends the token (Prometheus'
+    ``authorization: {credentials: ...}``); anyone else gets 404, as if there were none."""
+    expected = f"Bearer {token}".encode()
+
+    @app.get("/metrics", include_in_schema=False)
+    async def _metrics(request: Request) -> Response:
+        given = request.headers.get("authorization", "").encode()
+        if not hmac.compare_digest(given, expected):
+            raise ApiError(404, "not_found", "no such page")
+        return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -100,6 +119,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.room = room
+    if settings.metrics_token:
+        _metrics_route(app, settings.metrics_token)
     app.add_middleware(BodyLimitMiddleware, limit=MAX_BODY)
     app.add_middleware(OriginMiddleware, settings=settings)
     app.add_middleware(NulMiddleware)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -36,6 +38,7 @@ from crazy_eights.bots import BOT_LEVELS, make_bot
 from crazy_eights.engine import Move
 
 from .fairqueue import PRIORITIES, FairQueue, Priority, QueueFull
+from .metrics import BOT_WAIT_SECONDS
 
 __all__ = ["BOT_LEVELS", "HINT_LEVEL", "PRIORITIES", "BotPool", "PoolBusy", "Priority", "think"]
 
@@ -47,6 +50,8 @@ HINT_LEVEL = "ismcts"
 HINT_MS = 250.0
 """A hint search's budget (wall clock): a bot move waits at most this long behind one."""
 WATCH_EVERY = 0.25  # seconds between a worker's looks at its parent
+STOP_SECONDS = 5.0
+"""How long a stopping server waits for its bot workers' running jobs."""
 
 
 def think(
@@ -59,7 +64,11 @@ def think(
 
 
 def _watch_parent(parent: int) -> None:
-    """Worker initializer: exit as soon as the process that started us is gone."""
+    """Worker initializer: exit as soon as the process that started us is gone, and leave
+    Ctrl-C to that process (a terminal sends it to the whole group: the server shuts its
+    workers down itself, so a worker interrupted in its wait would only print a
+    traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -79,6 +88,9 @@ class _Job:
     future: asyncio.Future[Any]
     fn: Callable[..., Any] | None = None
     """What the worker runs (None: the pool's ``work``)."""
+    priority: Priority = "move"
+    queued: float = 0.0
+    """When it was queued (``time.monotonic``), for the wait it is measured by."""
 
 
 class BotPool:
@@ -158,6 +170,7 @@ class BotPool:
     async def _wait(self, priority: Priority, table: str, job: _Job) -> Any:
         """Queue ``job`` in its class, start what can start, and wait for its answer; a
         caller that gives up takes its job out of the queue."""
+        job.priority, job.queued = priority, time.monotonic()
         try:
             self._queue.push(priority, table, job)
         except QueueFull as exc:
@@ -184,6 +197,7 @@ class BotPool:
                 job.future.set_exception(exc)
                 continue
             self._running += 1
+            BOT_WAIT_SECONDS.labels(job.priority).observe(time.monotonic() - job.queued)
             running.add_done_callback(partial(_back_on, asyncio.get_running_loop(), self, job))
 
     def _finished(self, job: _Job, done: Future[Any]) -> None:
@@ -208,12 +222,42 @@ class BotPool:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        self._closed = True
-        executor, self._executor = self._executor, None
+        """Refuse new jobs, cancel the waiting ones and tell the workers to stop, without
+        waiting for them (``stop`` waits)."""
+        executor = self._refuse()
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+
+    async def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """Like ``close``, then wait (at most ``timeout``) for the workers to finish their
+        jobs and exit, and let go of the executor. A process pool's queues hold named
+        semaphores that are unlinked only when those queues are freed, and its manager
+        thread holds the queues until it has joined the workers; a server stopped by
+        SIGTERM is ended by that signal once uvicorn has shut down (no exit handlers
+        run), so anything still held then is reported by multiprocessing's resource
+        tracker as "leaked semaphore objects"."""
+        executor = self._refuse()
+        if executor is None:
+            return
+        # One shutdown call that waits: after a first call the executor forgets its
+        # manager thread, and a second call could not wait for it.
+        waiting = asyncio.get_running_loop().run_in_executor(
+            None, partial(executor.shutdown, wait=True, cancel_futures=True)
+        )
+        try:
+            await asyncio.wait_for(waiting, timeout)
+        except TimeoutError:
+            log.warning("bot workers still busy after %.0f s; leaving them", timeout)
+        del executor, waiting
+        gc.collect()  # the queues' semaphores are unlinked when they are freed
+
+    def _refuse(self) -> Executor | None:
+        """Take no more jobs, cancel the waiting ones; the executor, let go of."""
+        self._closed = True
+        executor, self._executor = self._executor, None
         while (job := self._queue.pop()) is not None:
             job.future.cancel()
+        return executor
 
 
 def _back_on(loop: asyncio.AbstractEventLoop, pool: BotPool, job: _Job, done: Future[Any]) -> None:

@@ -25,6 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from crazy_eights.extras import require
 
+from .metrics import COMMIT_SECONDS, timed
+
 log = logging.getLogger(__name__)
 
 metadata = sa.MetaData()
@@ -458,6 +460,10 @@ class Writer:
         self._queue.put_nowait((table, row, None))
 
     async def _insert(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
+        with timed(COMMIT_SECONDS):
+            await self._write_batch(grouped)
+
+    async def _write_batch(self, grouped: dict[sa.Table, list[dict[str, Any]]]) -> None:
         if self._sink is not None:
             await self._sink.insert(grouped)
             return

@@ -59,8 +59,15 @@ def player(account: Account) -> ops.Player:
 
 
 def make_rules(data: dict[str, Any]) -> Rules:
+    """The rules of a new table from the settings asked for (422 ``bad_rules``). The
+    room's tables draw their first dealer from the seed (RULES G9) unless the settings
+    name ``first_dealer``; the engine's default, seat 0, stays for the games stored
+    before."""
     try:
-        return Rules.from_dict(data)
+        rules = Rules.from_dict(data)
+        if rules.first_dealer is not None and "first_dealer" not in data:
+            rules = rules.replace(first_dealer="drawn")
+        return rules
     except (RulesError, TypeError) as exc:
         raise ApiError(422, "bad_rules", str(exc)) from None
 

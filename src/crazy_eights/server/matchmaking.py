@@ -27,7 +27,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -101,6 +101,13 @@ class QueueStore(Protocol):
         """Count the account's open match sockets up or down by ``change`` (on every
         process); the count after it."""
 
+    async def online(self, account: int, change: int) -> None:
+        """Count the account's open sockets of any kind (lobby, queue, table) up or down
+        by ``change``, on every process: who is online."""
+
+    async def others_online(self, account: int) -> bool:
+        """Whether anyone but ``account`` has a socket open (on any process)."""
+
 
 class MemoryQueueStore:
     """The queues of one process."""
@@ -109,6 +116,7 @@ class MemoryQueueStore:
         self._tickets: dict[int, Ticket] = {}
         self._matched: dict[int, tuple[str, float]] = {}
         self._sockets: Counter[int] = Counter()
+        self._online: Counter[int] = Counter()
         self._clock = clock
 
     async def add(self, ticket: Ticket) -> Ticket:
@@ -146,6 +154,14 @@ class MemoryQueueStore:
         if count <= 0:
             del self._sockets[account]
         return max(0, count)
+
+    async def online(self, account: int, change: int) -> None:
+        self._online[account] += change
+        if self._online[account] <= 0:
+            del self._online[account]
+
+    async def others_online(self, account: int) -> bool:
+        return len(self._online) > (1 if account in self._online else 0)
 
 
 def _age(ticket: Ticket) -> tuple[float, str]:
@@ -221,6 +237,10 @@ class Matchmaker:
     make_table: TableMaker
     window: float
     clock: Callable[[], float] = time.time
+    alone_at_once: bool = True
+    """Seat a person with bots at once when nobody else is online (no window to wait)."""
+    waiting_now: int = 0
+    """People waiting in every queue at the timer's last look (for the metrics)."""
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _task: asyncio.Task[None] | None = None
@@ -236,10 +256,23 @@ class Matchmaker:
                 409, "already_queued", "you are waiting in another queue: cancel it first"
             )
         if held is ticket:
+            if self.alone_at_once and await self._alone(ticket):
+                await self.play_now(ticket.account)
+                return held
             await self.publish(ticket.key)
             await self.settle(ticket.key)
             self._wake.set()
         return held
+
+    async def _alone(self, ticket: Ticket) -> bool:
+        """Whether nobody else could come to this person's table within the window: no
+        one else online (a socket open) and no one else waiting in any queue."""
+        if await self.store.others_online(ticket.account):
+            return False
+        for key in await self.store.keys():
+            if any(t.account != ticket.account for t in await self.store.waiting(key)):
+                return False
+        return True
 
     async def cancel(self, account: int) -> Ticket:
         """Leave the queue; nothing of the ticket is left (404 ``not_queued``)."""
@@ -344,14 +377,35 @@ class Matchmaker:
         """Settle every queue; the seconds until the next window closes (at most
         ``POLL``)."""
         delay = POLL
+        self.waiting_now = 0
         for key in await self.store.keys():
             await self.settle(key)
             waiting = await self.store.waiting(key)
+            self.waiting_now += len(waiting)
             if waiting:
                 delay = min(delay, waiting[0].joined + self.window - self.clock())
         return delay
 
     # -- sockets ---------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def online(self, account: int | None) -> AsyncIterator[None]:
+        """Count the signed-in ``account`` as online while the block runs (a socket of
+        theirs is open); a store that cannot be reached only loses the count."""
+        if account is None:
+            yield
+            return
+        try:
+            await self.store.online(account, +1)
+        except Exception:
+            log.warning("could not count account %s online", account, exc_info=True)
+            yield
+            return
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                await self.store.online(account, -1)
 
     async def socket_opened(self, account: int) -> None:
         await self.store.sockets(account, +1)

@@ -6,7 +6,7 @@ them back. Ratings are openskill's Plackett-Luce; leaderboards sort by ``ordinal
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -71,21 +71,33 @@ def placings(
     return best
 
 
+PROVISIONAL_GAMES = 10
+"""Rated games before a rating is settled: until then it is shown with a "?" and kept
+off the leaderboards (a few lucky games say little); the default of the room's
+``provisional_games`` setting."""
+
+
 def after_game(
     records: Mapping[int, Record],
     placed: Mapping[int, Placing],
     *,
     rated: bool,
     points: Sequence[int],
+    unrated: Collection[int] = (),
 ) -> dict[int, Record]:
-    """Every placed account's record once this game is added (ratings move if ``rated``)."""
+    """Every placed account's record once this game is added (ratings move if ``rated``).
+    The accounts in ``unrated`` (guests, unless the room rates them) keep their rating
+    and are left out of the others' rating, as if they had not played."""
     ids = list(placed)
     old = {a: records.get(a, Record()) for a in ids}
     ratings = {a: (old[a].mu, old[a].sigma) for a in ids}
-    if rated and len(ids) > 1:
-        teams = [[MODEL.rating(mu=old[a].mu, sigma=old[a].sigma)] for a in ids]
-        new = MODEL.rate(teams, ranks=[placed[a].rank for a in ids])
-        ratings = {a: (team[0].mu, team[0].sigma) for a, team in zip(ids, new, strict=True)}
+    rating = [a for a in ids if a not in unrated] if rated else []
+    if len(rating) < 2:  # nobody to be rated against: nothing is rated
+        rating = []
+    else:
+        teams = [[MODEL.rating(mu=old[a].mu, sigma=old[a].sigma)] for a in rating]
+        new = MODEL.rate(teams, ranks=[placed[a].rank for a in rating])
+        ratings |= {a: (team[0].mu, team[0].sigma) for a, team in zip(rating, new, strict=True)}
     out = {}
     for account in ids:
         record, placing = old[account], placed[account]
@@ -97,7 +109,7 @@ def after_game(
             points=record.points + (int(points[placing.seat]) if placing.seat < len(points) else 0),
             streak=streak,
             best_streak=max(record.best_streak, streak),
-            rated_games=record.rated_games + int(rated),
+            rated_games=record.rated_games + int(account in rating),
             mu=ratings[account][0],
             sigma=ratings[account][1],
         )

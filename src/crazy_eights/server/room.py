@@ -9,15 +9,19 @@ evaluation's counts, the achievements and the game analyses subscribe.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
+from prometheus_client import start_http_server
 from sqlalchemy.engine import make_url
 
 from ..extras import require
-from . import achievements, db, evaluation, quickplay, stats
+from . import achievements, db, evaluation, metrics, quickplay, stats
 from .analysis import Analyses, accuracy_share
 from .analysis import config_from as analysis_config
 from .archon import ArchonRule, Titles
@@ -25,6 +29,7 @@ from .auth import Accounts
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
+from .fairqueue import PRIORITIES
 from .lobby import Lobby
 from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
 from .passwords import Passwords
@@ -95,12 +100,13 @@ class Room:
             bus=self.lobby.bus,
             make_table=quickplay.table_maker(self.tables),
             window=settings.match_window_seconds,
+            alone_at_once=settings.match_alone == "at_once",
         )
         self.titles = Titles(
             self.engine,
             ArchonRule(min_games=settings.archon_min_games, days=settings.archon_days),
         )
-        self.records = stats.RecordBook(self.engine, self.titles)
+        self.records = stats.RecordBook(self.engine, self.titles, settings.provisional_games)
         self.evaluations = evaluation.Evaluations(
             self.engine,
             min_games=settings.evaluation_min_games,
@@ -114,7 +120,7 @@ class Room:
         """Who hears that a game ended: its records and ratings, the evaluation's counts
         and the achievements in the finishing transaction; the analyses once stored."""
         return FinishSubscribers(
-            rate=stats.rate_game,
+            rate=partial(stats.rate_game, rate_guests=self.settings.rate_guests),
             in_transaction=(evaluation.count_game, achievements.award_game),
             after_commit=(self.analyses.game_finished,),
         )
@@ -194,6 +200,7 @@ class Room:
         self.titles.start()
         restored = await self.tables.restore()
         self.matchmaker.start()
+        self._watch()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
 
@@ -202,6 +209,35 @@ class Room:
             log.info("cluster node %s ready; %d unfinished tables known", self.node, restored)
         else:
             log.info("card room ready; %d unfinished tables restored", restored)
+
+    def _watch(self) -> None:
+        """Let Prometheus read this room (``metrics``), on a port of its own if set."""
+        self._gauges = metrics.RoomGauges(
+            sockets=lambda: len(self.sockets),
+            tables=lambda: Counter(t.status for t in self.tables.live.values()),
+            bot_queue=lambda: {p: self.bots.waiting(p) for p in PRIORITIES},
+            bot_running=lambda: self.bots.running,
+            tickets=lambda: self.matchmaker.waiting_now,
+        )
+        metrics.REGISTRY.register(self._gauges)
+        self._metrics_server = None
+        if self.settings.metrics_port:
+            self._metrics_server, _ = start_http_server(
+                self.settings.metrics_port, self.settings.metrics_host, metrics.REGISTRY
+            )
+            log.info(
+                "metrics on http://%s:%d/metrics",
+                self.settings.metrics_host,
+                self.settings.metrics_port,
+            )
+
+    def _unwatch(self) -> None:
+        with contextlib.suppress(KeyError, AttributeError):
+            metrics.REGISTRY.unregister(self._gauges)
+        server = getattr(self, "_metrics_server", None)
+        if server is not None:
+            server.shutdown()
+            server.server_close()
 
     async def problem(self) -> str | None:
         """What keeps this node from serving players now (None: nothing)."""
@@ -232,7 +268,8 @@ class Room:
             log.info("closing: leaving the cluster")
             await self.cluster.stop()
         await self.analyses.close()
-        self.bots.close()
+        self._unwatch()
+        await self.bots.stop()
         self.passwords.close()
         await self.engine.dispose()
         log.info("closed")

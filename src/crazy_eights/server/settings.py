@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -113,6 +113,35 @@ class ServerSettings(BaseSettings):
         le=600,
         description="seconds quick play's queue waits for more people (from the first one "
         "waiting) before it seats them with bots",
+    )
+    rate_guests: bool = Field(
+        default=False,
+        description="whether guests' games move ratings (theirs and the others'); off: "
+        "a guest's games count in their record only",
+    )
+    provisional_games: int = Field(
+        default=10,
+        ge=0,
+        le=1000,
+        description="rated games before a rating is settled: until then it is shown "
+        "with a '?' and kept off the leaderboards",
+    )
+    metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="serve Prometheus' /metrics on this port of metrics_host (0: not)",
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="where metrics_port listens")
+    metrics_token: str = Field(
+        default="",
+        description="serve /metrics on the room's own port to requests carrying "
+        "'Authorization: Bearer <token>' (empty: not)",
+    )
+    match_alone: Literal["at_once", "wait"] = Field(
+        default="at_once",
+        description="quick play when nobody else is online (no socket open, nobody "
+        "waiting): at_once seats the person with bots at once; wait waits out the window",
     )
     archon_min_games: int = Field(
         default=10,

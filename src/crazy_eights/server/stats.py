@@ -31,11 +31,14 @@ async def record_game(
     rated: bool,
     seats: list[tuple[int, int | None, bool]],
     result: Mapping[str, Any],
+    rate_guests: bool = False,
 ) -> dict[int, tuple[int, int]]:
     """Add a finished game to each player's record (and rating, when the table is rated).
 
-    ``seats`` is (seat, account, left); ``ratings`` does the maths. Answers each
-    account's rating as people read it (``display_rating``), before and after.
+    ``seats`` is (seat, account, left); ``ratings`` does the maths. Guests' ratings
+    stay as they are and leave the others' alone, unless ``rate_guests``. Answers the
+    rating as people read it (``display_rating``), before and after, of each account
+    whose rating was at stake.
     """
     placed = ratings.placings(seats, result)
     if not placed:
@@ -43,7 +46,10 @@ async def record_game(
     ids = list(placed)
     rows = await _lock_records(conn, ruleset, ids)
     old = {a: _record(rows[a]) for a in ids}
-    new = ratings.after_game(old, placed, rated=rated, points=result.get("points") or [])
+    unrated = set() if rate_guests else await _guests(conn, ids)
+    new = ratings.after_game(
+        old, placed, rated=rated, points=result.get("points") or [], unrated=unrated
+    )
     for account, record in new.items():
         await conn.execute(
             db.records.update()
@@ -53,10 +59,19 @@ async def record_game(
     return {
         a: (display_rating(old[a].mu, old[a].sigma), display_rating(r.mu, r.sigma))
         for a, r in new.items()
+        if a not in unrated
     }
 
 
-async def rate_game(conn: AsyncConnection, game: GameFinished) -> RatingChanges:
+async def _guests(conn: AsyncConnection, ids: list[int]) -> set[int]:
+    """Which of the accounts are guests."""
+    query = sa.select(db.accounts.c.id).where(db.accounts.c.id.in_(ids), db.accounts.c.guest)
+    return {r.id for r in (await conn.execute(query)).all()}
+
+
+async def rate_game(
+    conn: AsyncConnection, game: GameFinished, *, rate_guests: bool = False
+) -> RatingChanges:
     """A finished game's rater (in its transaction): ``record_game`` for its seats."""
     return await record_game(
         conn,
@@ -64,6 +79,7 @@ async def rate_game(conn: AsyncConnection, game: GameFinished) -> RatingChanges:
         rated=game.rated,
         seats=[(s.seat, s.account_id, s.left) for s in game.seats],
         result=game.result,
+        rate_guests=rate_guests,
     )
 
 
@@ -109,7 +125,8 @@ def display_rating(mu: float, sigma: float) -> int:
     return max(0, round(1000 + 40 * ordinal(mu, sigma)))
 
 
-def record_out(row: Any) -> dict[str, Any]:
+def record_out(row: Any, settled_from: int = ratings.PROVISIONAL_GAMES) -> dict[str, Any]:
+    """A record as JSON; its rating is ``provisional`` below ``settled_from`` rated games."""
     return {
         "ruleset": row.ruleset,
         "games": row.games,
@@ -125,6 +142,7 @@ def record_out(row: Any) -> dict[str, Any]:
             "sigma": row.sigma,
             "ordinal": ordinal(row.mu, row.sigma),
             "display": display_rating(row.mu, row.sigma),
+            "provisional": row.rated_games < settled_from,
         },
     }
 
@@ -156,9 +174,16 @@ class RecordBook:
     """What the room answers about records: per-account records and history, the
     leaderboards with their Master Card Archon titles, and replays of finished games."""
 
-    def __init__(self, engine: AsyncEngine, titles: Titles) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        titles: Titles,
+        settled_from: int = ratings.PROVISIONAL_GAMES,
+    ) -> None:
         self.engine = engine
         self.titles = titles
+        self.settled_from = settled_from
+        """Rated games from which a rating is settled (no "?", on the leaderboards)."""
 
     async def records(self, account_id: int) -> dict[str, Any]:
         """Games, wins, win rate, points, streaks and rating per ruleset."""
@@ -173,7 +198,7 @@ class RecordBook:
         return {
             "account": account_id,
             "archon": self.titles.of(account_id),
-            "records": [record_out(r) for r in rows],
+            "records": [record_out(r, self.settled_from) for r in rows],
         }
 
     async def history(
@@ -187,7 +212,8 @@ class RecordBook:
         return [history_out(r) for r in rows]
 
     async def leaderboard(self, ruleset: str, limit: int) -> list[dict[str, Any]]:
-        """Accounts and bot levels by openskill rating (rated games only)."""
+        """Registered accounts and bot levels by openskill rating, once their rating is
+        settled (``settled_from`` rated games): no guests."""
         await self.titles.refresh()
         query = (
             sa.select(
@@ -197,7 +223,11 @@ class RecordBook:
                 db.accounts.c.guest,
             )
             .join(db.accounts, db.accounts.c.id == db.records.c.account_id)
-            .where(db.records.c.ruleset == ruleset, db.records.c.rated_games > 0)
+            .where(
+                db.records.c.ruleset == ruleset,
+                db.records.c.rated_games >= self.settled_from,
+                sa.not_(db.accounts.c.guest),
+            )
             .order_by((db.records.c.mu - 3 * db.records.c.sigma).desc())
             .limit(limit)
         )
@@ -211,7 +241,7 @@ class RecordBook:
                 "bot": r.bot_level,
                 "guest": r.guest,
                 "archon": seat_titles(self.titles, r.account_id, r.bot_level),
-                **record_out(r),
+                **record_out(r, self.settled_from),
             }
             for i, r in enumerate(rows)
         ]

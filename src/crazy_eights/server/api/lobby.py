@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from crazy_eights.engine import RULESETS, Rules
 
+from ..auth import COOKIE
 from ..botpool import BOT_LEVELS
 from ..errors import ApiError
 from ..lengths import Length, length_settings
@@ -20,6 +21,7 @@ from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
 from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
+from ..room import Room
 from ..security import origin_allowed
 from ..table import ops
 from ..table.store import Spec
@@ -218,6 +220,13 @@ async def lobby_socket(ws: WebSocket) -> None:
     if not room.socket_opens.take(opener(ws, None)):
         await ws.close(4029, "too many connections: wait a moment")
         return
+    account = await room.accounts.from_token(ws.cookies.get(COOKIE))
+    async with room.matchmaker.online(account.id if account else None):
+        await _serve_lobby(ws, room)
+
+
+async def _serve_lobby(ws: WebSocket, room: Room) -> None:
+    """The lobby's tables, then every change to them, until the socket closes."""
     updates = room.lobby.bus.subscribe(LOBBY)
 
     async def forward() -> None:

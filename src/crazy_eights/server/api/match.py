@@ -135,8 +135,9 @@ async def match_socket(ws: WebSocket) -> None:
     await mm.socket_opened(account.id)
     reader = asyncio.create_task(answer_pings(ws))
     try:
-        await ws.send_text((await mm.state(ticket.key)).model_dump_json())
-        await _forward(ws, mm, updates, account.id, reader)
+        async with mm.online(account.id):
+            await ws.send_text((await mm.state(ticket.key)).model_dump_json())
+            await _forward(ws, mm, updates, account.id, reader)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

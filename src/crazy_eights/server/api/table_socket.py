@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..auth import COOKIE, token_hash
 from ..connection import Conn
 from ..errors import ApiError
+from ..metrics import ERRORS
 from ..protocol import ErrorOut, ProtocolError, parse_client
 from ..ratelimit import Guard, Verdict
 from ..security import origin_allowed
@@ -68,22 +69,30 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         session=token_hash(session) if session else None,
     )
     try:
-        try:
-            joined: Joined = await table.request(Join(member, code))
-        except ApiError:
-            await conn.finish(TRY_AGAIN)
-            return
-        if not joined.ok:
-            await conn.finish(joined.close_code, joined.reason)
-            return
-        try:
-            await _serve(ws, conn, member, table, table_id)
-        finally:
-            with contextlib.suppress(RuntimeError):
-                table.submit(Part(member.id))
+        async with room.matchmaker.online(member.account_id):
+            await _member(ws, conn, member, table, table_id, code)
     finally:
         room.sockets.remove(member.id)
         conn.stop()
+
+
+async def _member(
+    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str, code: str | None
+) -> None:
+    """Join the table, serve the socket until it closes, and part."""
+    try:
+        joined: Joined = await table.request(Join(member, code))
+    except ApiError:
+        await conn.finish(TRY_AGAIN)
+        return
+    if not joined.ok:
+        await conn.finish(joined.close_code, joined.reason)
+        return
+    try:
+        await _serve(ws, conn, member, table, table_id)
+    finally:
+        with contextlib.suppress(RuntimeError):
+            table.submit(Part(member.id))
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:
@@ -134,4 +143,5 @@ async def _serve(
 
 def _error(table_id: str, code: str, reason: str) -> str:
     """An error the socket answers itself (limits and parsing), before any table sees it."""
+    ERRORS.labels(code).inc()
     return ErrorOut(table=table_id, code=code, reason=reason).model_dump_json()

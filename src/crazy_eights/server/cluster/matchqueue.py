@@ -22,6 +22,7 @@ from .leases import PREFIX
 
 TICKETS = PREFIX + "match:tickets"
 SOCKETS = PREFIX + "match:sockets"
+ONLINE = PREFIX + "online"
 
 # KEYS[1]: the tickets hash; ARGV: account, ticket id, ...
 _TAKE = """
@@ -135,6 +136,18 @@ class RedisQueueStore:
     async def sockets(self, account: int, change: int) -> int:
         count = int(await self._count(keys=[SOCKETS], args=[str(account), change]))
         return max(0, count)
+
+    async def online(self, account: int, change: int) -> None:
+        await self._count(keys=[ONLINE], args=[str(account), change])
+
+    async def others_online(self, account: int) -> bool:
+        """Anyone else's count in the hash (a node that died with sockets open leaves its
+        counts behind: then people wait out the window, as before this check)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hlen(ONLINE)
+            pipe.hexists(ONLINE, str(account))
+            total, mine = await pipe.execute()
+        return int(total) > (1 if mine else 0)
 
 
 def _age(ticket: Ticket) -> tuple[float, str]:

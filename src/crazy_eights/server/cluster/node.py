@@ -15,6 +15,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from ..errors import ApiError
+from ..metrics import LEASE_TAKEOVERS
 from ..table.fanout import LocalFanout, LocalSockets
 from ..table.ops import Part
 from . import wire
@@ -127,6 +128,8 @@ class ClusterNode:
                     await tables.claim(table_id)
                 except Exception:
                     log.exception("node %s could not take table %s", self.node, table_id)
+                else:
+                    LEASE_TAKEOVERS.inc()
 
     # -- what other nodes send -------------------------------------------------------------
 

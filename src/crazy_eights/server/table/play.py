@@ -12,6 +12,7 @@ import logging
 
 from crazy_eights.engine import TIMEOUT, Game, IllegalMove, Move, MoveSyntaxError, replay
 
+from .. import metrics
 from . import between_rounds, finish, messages, standins, turns
 from .context import TableContext
 from .ops import BotMove, Play, Timeout
@@ -95,6 +96,12 @@ def _check_turn(table: TableState, game: Game, seat_no: int, seq: int, move: Mov
 
 async def apply(ctx: TableContext, seat_no: int, move: Move, *, ack: int | None = None) -> None:
     """Play, make durable, then broadcast. Raises ``IllegalMove`` with nothing changed."""
+    with metrics.timed(metrics.MOVE_SECONDS):
+        await _apply(ctx, seat_no, move, ack)
+    metrics.MOVES.inc()
+
+
+async def _apply(ctx: TableContext, seat_no: int, move: Move, ack: int | None) -> None:
     table = ctx.table
     game = table.game
     assert game is not None
@@ -109,7 +116,8 @@ async def apply(ctx: TableContext, seat_no: int, move: Move, *, ack: int | None 
         await finish.end_game(ctx)
     elif not between_rounds.hold_round(ctx, round_ended(game, events)):
         turns.arm_clock(ctx)
-    ctx.out.deliver(messages.state_texts(table, events, text, seat_no, ack))
+    with metrics.timed(metrics.BROADCAST_SECONDS):
+        ctx.out.deliver(messages.state_texts(table, events, text, seat_no, ack))
     if table.status == "finished":
         finish.announce(ctx)
     turns.let_bots_play(ctx)

@@ -79,6 +79,18 @@ export function socketURL(path) {
   return `${proto}//${location.host}${path}`;
 }
 
+/** Close a socket the page no longer needs. One still connecting is closed once it
+ * opens: closing it before makes the browser log "WebSocket is closed before the
+ * connection is established" (leaving the lobby as quick play seats you at once). Its
+ * handlers are dropped first, so that nothing reconnects or reads it any more. */
+export function closeSocket(ws) {
+  ws.onmessage = null;
+  ws.onclose = null;
+  ws.onerror = null;
+  if (ws.readyState === WebSocket.CONNECTING) ws.onopen = () => ws.close();
+  else ws.close();
+}
+
 let rulesetsCache = null;
 async function rulesetsData() {
   if (!rulesetsCache) rulesetsCache = await api("/api/rulesets");

@@ -1,26 +1,28 @@
 // Game length in words: what quick play offers and what the create-table form names.
 //
-// The minutes are measured, not guessed: bench/game_length.py plays heuristic bots at a
-// four-player table (quick play's table) and counts the moves of each length; a person's
-// move is taken as 4 s, a bot's as 0.9 s (the card room's 0.8 s pause and its thinking)
-// and 6 s between rounds. Its figures, rounded: classic one round 0.9 min, to 100 points
-// 4.2; ultimate one round 0.9, to 100 points 4.9; countdown one round 2.1, from number
-// three 5.6 to 6.9; a game of cycles 1.2.
+// The minutes are measured in the card room itself: bench/room_pace.py starts a room
+// with its default settings (0.8 s bot pause, "Next round" pressed after 5 s of reading)
+// and plays each length at tables of a scripted person and three Medium bots; the person
+// takes 1.5 s to see a turn, 0.3 s per playable card to weigh, 1 s to name a suit, 1 s
+// for a turn with nothing but draw. Its figures (mean of 2 games each, 2026-12-02; the
+// rounds vary a lot): classic one round 0.3 min, to 100 points 3.4; ultimate one round
+// 0.9, to 100 points 2.6; countdown one round 3.5 (0.8 to 6.1), from number three 7.6;
+// a game of cycles 0.5. Shown rounded, never under a minute.
 
 /** Quick play per ruleset: the lengths the card room offers (`length` of /api/match; the
  * server says what each sets: server/lengths.py), in words, and about how long each takes. */
 export const QUICK_LENGTHS = {
   classic: [
     { key: "round", label: "One round", minutes: 1 },
-    { key: "match", label: "Short match", detail: "to 100 points", minutes: 4 },
+    { key: "match", label: "Short match", detail: "to 100 points", minutes: 3 },
   ],
   ultimate: [
     { key: "round", label: "One round", minutes: 1 },
-    { key: "match", label: "Short match", detail: "to 100 points", minutes: 5 },
+    { key: "match", label: "Short match", detail: "to 100 points", minutes: 3 },
   ],
   countdown: [
-    { key: "round", label: "One round", minutes: 2 },
-    { key: "match", label: "Short match", detail: "from number three", minutes: 6 },
+    { key: "round", label: "One round", minutes: 4 },
+    { key: "match", label: "Short match", detail: "from number three", minutes: 8 },
   ],
   cycles: [
     { key: "round", label: "One game", detail: "up to 30 cycles", minutes: 1 },

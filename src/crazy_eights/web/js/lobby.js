@@ -1,5 +1,5 @@
 // The lobby: tables to join, quick play, and the form that makes a table.
-import { api, botLevels, rulesets, socketURL } from "./api.js";
+import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
@@ -97,7 +97,7 @@ export function lobbyPage() {
   onLeave(() => {
     closed = true;
     leaveQueue();
-    if (ws) ws.close();
+    if (ws) closeSocket(ws);
   });
 }
 

@@ -3,7 +3,7 @@
 //
 // The server decides everything (who meets whom, when the window closes, the bots); this
 // page shows the `queue` messages of /ws/match and follows its `matched` (docs/protocol.md).
-import { api, socketURL } from "./api.js";
+import { api, closeSocket, socketURL } from "./api.js";
 import { RULESET_TITLES } from "./howto.js";
 import { aboutMinutes, QUICK_LENGTHS } from "./lengths.js";
 import { navigate, session } from "./shell.js";
@@ -78,7 +78,7 @@ function waitingPanel(box, ruleset, length, first) {
   const stop = () => {
     done = true;
     clearInterval(timer);
-    if (ws) ws.close();
+    if (ws) closeSocket(ws);
     panel.remove();
   };
   const connect = () => {

@@ -5,9 +5,10 @@ import { ARCHON, archonBadge, nameWithBadges } from "./people.js";
 import { h } from "./ui.js";
 import { RULESETS, session, needAccount, show, errorBox } from "./shell.js";
 
-/** A rating people read: the server's display figure (never negative). */
+/** A rating people read: the server's display figure (never negative), with a "?"
+ * while it is provisional (fewer rated games than the room's `provisional_games`). */
 export function ratingText(rating) {
-  return String(rating.display ?? "");
+  return `${rating.display ?? ""}${rating.provisional ? "?" : ""}`;
 }
 
 export async function leadersPage(ruleset) {
@@ -23,7 +24,7 @@ export async function leadersPage(ruleset) {
         h("td", { text: r.rank }),
         h("td", {}, r.bot ? nameWithBadges(r.name, r) : h("a", { href: `#/profile/${r.account}` }, nameWithBadges(r.name, r))),
         h("td", { class: "rating", text: ratingText(r.rating) }), h("td", { text: r.games }), h("td", { text: r.wins }), h("td", { text: `${Math.round(r.win_rate * 100)}%` })))))) : h("p", { class: "muted", text: "No rated games in this ruleset yet." }));
-    if (rows.length) box.append(h("p", { class: "muted small", text: "Ratings start at 1000 and rise as a player's results become surer and better (openskill, rated tables only). Bots are rated for their level." }));
+    if (rows.length) box.append(h("p", { class: "muted small", text: "Ratings start at 1000 and rise as a player's results become surer and better (openskill, rated tables only). A rating with a ? is provisional: it is listed here once settled, after enough rated games. Guests' games are not rated. Bots are rated for their level." }));
     box.append(await archonRule(ruleset, rows));
   } catch (e) {
     box.append(errorBox(e));

@@ -1,0 +1,139 @@
+"""Issue 23, item 12: operators can watch the room. ``/metrics`` (prometheus-client) on
+a port of its own or behind a token; the alerting rules pass ``promtool check rules``;
+a real Prometheus (Debian's, on loopback) scrapes a running room and loads the rules."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from crazy_eights.server import create_app
+
+from ..adversarial.loopback import free_port, start_server
+from .conftest import SettingsFactory, as_, eventually, guest, make_table
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "docs" / "monitoring" / "alerts.yml"
+DASHBOARD = ROOT / "docs" / "monitoring" / "grafana-dashboard.json"
+FIGURES = [
+    "ce_sockets",
+    'ce_tables{status="',
+    "ce_moves_total",
+    "ce_move_seconds_bucket",
+    "ce_broadcast_seconds_bucket",
+    'ce_bot_queue_depth{priority="move"}',
+    "ce_bot_wait_seconds_bucket",
+    "ce_db_commit_seconds_bucket",
+    "ce_lease_takeovers_total",
+    "ce_queue_tickets",
+    "ce_errors_total",
+]
+
+
+def test_metrics_behind_a_token_tell_the_figures(fast_settings: SettingsFactory) -> None:
+    with TestClient(create_app(fast_settings(metrics_token="s3cret"))) as client:
+        _, token = guest(client)
+        table = make_table(client, token, bots=[{"seat": 1, "level": "random"}])
+        refused = client.post("/api/tables/nope/sit", json={}, headers=as_(token))
+        assert refused.status_code == 404
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)):
+            assert client.get("/metrics").status_code == 404
+            bad = client.get("/metrics", headers={"authorization": "Bearer nope"})
+            assert bad.status_code == 404
+            page = client.get("/metrics", headers={"authorization": "Bearer s3cret"})
+            assert page.status_code == 200, page.text
+            text = page.text
+    for figure in FIGURES:
+        if figure != "ce_lease_takeovers_total":
+            assert figure in text, figure
+    assert "ce_sockets 1.0" in text
+    assert f'ce_errors_total{{code="{refused.json()["error"]}"}}' in text
+
+
+def test_no_metrics_route_without_a_token(client: TestClient) -> None:
+    assert client.get("/metrics").status_code == 404
+
+
+def test_the_dashboard_draws_only_figures_the_room_exports() -> None:
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    assert len(exprs) >= 8
+    names = {f.split("{")[0].removesuffix("_bucket") for f in FIGURES}
+    for expr in exprs:
+        assert any(n in expr for n in names), expr
+
+
+PROMETHEUS = shutil.which("prometheus")
+PROMTOOL = shutil.which("promtool")
+
+
+@pytest.mark.skipif(PROMTOOL is None, reason="needs promtool (Debian: prometheus)")
+def test_the_alerting_rules_pass_promtool() -> None:
+    assert PROMTOOL is not None
+    done = subprocess.run(
+        [PROMTOOL, "check", "rules", str(RULES)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "SUCCESS: 7 rules found" in done.stdout
+
+
+def _query(base: str, path: str, **params: str) -> Any:
+    url = f"{base}{path}?{urllib.parse.urlencode(params)}"
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.load(response)["data"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(PROMETHEUS is None, reason="needs prometheus (Debian: prometheus)")
+def test_a_real_prometheus_scrapes_a_running_room_and_loads_the_rules(tmp_path: Path) -> None:
+    assert PROMETHEUS is not None
+    metrics_port, prom_port = free_port(), free_port()
+    server = start_server(
+        tmp_path / "room.db", env={"CE_METRICS_PORT": str(metrics_port)}, bot_workers=0
+    )
+    config = tmp_path / "prometheus.yml"
+    config.write_text(
+        "global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
+        f"rule_files: ['{RULES}']\n"
+        "scrape_configs:\n"
+        "  - job_name: crazy-eights\n"
+        f"    static_configs: [{{targets: ['127.0.0.1:{metrics_port}']}}]\n"
+    )
+    prometheus = subprocess.Popen(
+        [
+            PROMETHEUS,
+            f"--config.file={config}",
+            f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+            f"--web.listen-address=127.0.0.1:{prom_port}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{prom_port}"
+    try:
+
+        def scraped(query: str) -> bool:
+            try:
+                return bool(_query(base, "/api/v1/query", query=query)["result"])
+            except OSError:
+                return False
+
+        eventually(lambda: scraped('up{job="crazy-eights"} == 1'), "the room scraped", 60)
+        eventually(lambda: scraped("ce_sockets"), "the room's own figures", 30)
+        assert scraped("ce_bot_queue_depth")
+        groups = _query(base, "/api/v1/rules")["groups"]
+        names = {r["name"] for g in groups for r in g["rules"]}
+        assert {"CardRoomDown", "MovesSlow", "DatabaseCommitsSlow"} <= names
+        assert all(r["health"] != "err" for g in groups for r in g["rules"])
+    finally:
+        prometheus.terminate()
+        prometheus.wait(30)
+        server.stop()
