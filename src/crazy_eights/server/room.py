@@ -32,6 +32,7 @@ from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
 from .rematch import FollowUps
+from .replays import Replays
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
@@ -101,6 +102,7 @@ class Room:
             ArchonRule(min_games=settings.archon_min_games, days=settings.archon_days),
         )
         self.records = stats.RecordBook(self.engine, self.titles)
+        self.replays = Replays(self.engine, self.titles)
         self.evaluations = evaluation.Evaluations(
             self.engine,
             min_games=settings.evaluation_min_games,
