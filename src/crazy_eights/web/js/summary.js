@@ -105,7 +105,7 @@ export function matchEnd({ view, name, mySeat, me, ratings, rematch, unit }) {
   const body = h("div", { class: "victory-body" },
     h("p", { class: "big", text: won ? "You win!" : r.winner === null || r.winner === undefined ? "No winner this time." : `${name(r.winner)} wins.` }),
     h("ol", { class: "standings" }, (r.standings || []).map((seat, i) => h("li", {}, h("span", { class: "place", text: `${i + 1}.` }), h("span", { text: name(seat) }), h("span", { class: "pts", text: `${points[seat] ?? ""} ${unit}` })))),
-    h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason === "blockade" ? "the last round ended in a blockade" : r.reason === "out" ? "the last round ended with a player out" : r.reason || ""}` }),
+    h("p", { class: "muted", text: `${r.rounds || 1} round${r.rounds === 1 ? "" : "s"} \u00b7 ${r.reason === "blockade" ? "the last round ended in a blockade" : r.reason === "out" ? "the last round ended with a player out" : r.reason === "move_limit" ? "the game reached its limit of 10,000 moves" : r.reason || ""}` }),
     ratingBox, offerBox);
   const shown = modal({
     title: won ? "Victory!" : "Game over",
