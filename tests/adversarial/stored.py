@@ -42,12 +42,14 @@ async def store_game(
     seed: int,
     *,
     people: dict[int, int] | None = None,
+    played: bool = True,
     public: bool = True,
     hints: bool = False,
     level: str = "random",
 ) -> tuple[str, int]:
     """Play a bot game and store it finished in ``room`` (run on the room's loop);
-    ``people`` puts accounts at seats (the others are bots). Its (table id, moves)."""
+    ``people`` puts accounts at seats (the others are bots), who ``played`` their moves
+    themselves (else a stand-in bot did). Its (table id, moves)."""
     game_rules, moves = bot_game(rules, seed, level)
     game = new_game(game_rules, seed)
     for _, text in moves:
@@ -56,7 +58,7 @@ async def store_game(
     people = people or {}
     seats = Seats(
         [
-            Seat(s, account_id=people[s]) if s in people else Seat(s, bot=level)
+            Seat(s, account_id=people[s], played=played) if s in people else Seat(s, bot=level)
             for s in range(game_rules.players)
         ]
     )

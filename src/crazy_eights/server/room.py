@@ -76,7 +76,11 @@ class Room:
             },
         )
         self.analyses = Analyses(
-            self.engine, self.bots, analysis_config(settings), settings.bot_workers
+            self.engine,
+            self.bots,
+            analysis_config(settings),
+            settings.bot_workers,
+            sole=not settings.redis_url,
         )
         self.store = SqlTableStore(self.engine, self.writer, self._finish_subscribers())
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
@@ -195,6 +199,7 @@ class Room:
         await self.titles.refresh()
         self.titles.start()
         restored = await self.tables.restore()
+        await self.analyses.resume()
         self.matchmaker.start()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables

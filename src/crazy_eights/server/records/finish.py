@@ -35,6 +35,9 @@ class FinishedSeat:
     """A person who left the running game (it counts as a loss)."""
     bot: str | None
     """The bot level that sat here from the start, if a bot did."""
+    played: bool = True
+    """Whether the person made a move of the seat themselves (False: only a stand-in
+    bot did, as far as the table saw since it was last loaded)."""
 
     @property
     def human(self) -> bool:

@@ -22,6 +22,9 @@ class Seat:
     standin: bool = False
     timeouts: int = 0
     called: bool = False
+    played: bool = False
+    """The person made a move here themselves (since the table was loaded): a seat only
+    a stand-in played is not analysed on its own."""
 
     @property
     def taken(self) -> bool:
