@@ -226,6 +226,9 @@ class Matchmaker:
     _task: asyncio.Task[None] | None = None
     _later: set[asyncio.Task[None]] = field(default_factory=set)
     _dirty: set[QueueKey] = field(default_factory=set)
+    _socket_news: dict[int, int] = field(default_factory=dict)
+    """Per account, how many of its match sockets opened or closed here (a drop's timer
+    acts only if nothing happened since it started)."""
 
     async def join(self, ticket: Ticket) -> Ticket:
         """Queue a person (their ticket already waiting elsewhere: 409 ``already_queued``)
@@ -354,16 +357,22 @@ class Matchmaker:
     # -- sockets ---------------------------------------------------------------------------
 
     async def socket_opened(self, account: int) -> None:
+        self._socket_news[account] = self._socket_news.get(account, 0) + 1
         await self.store.sockets(account, +1)
 
     async def socket_closed(self, ticket: Ticket) -> None:
         """The person's socket went away: cancel their ticket unless one of theirs is
-        open again within ``DROP_GRACE`` seconds (on any process)."""
+        open again within ``DROP_GRACE`` seconds (on any process). Only the grace of
+        the last socket to close counts: an earlier one's timer does nothing."""
+        news = self._socket_news[ticket.account] = self._socket_news.get(ticket.account, 0) + 1
         if await self.store.sockets(ticket.account, -1) == 0:
-            self._run_later(self._drop_later(ticket))
+            self._run_later(self._drop_later(ticket, news))
 
-    async def _drop_later(self, ticket: Ticket) -> None:
+    async def _drop_later(self, ticket: Ticket, news: int) -> None:
         await asyncio.sleep(DROP_GRACE)
+        if self._socket_news.get(ticket.account) != news:
+            return  # a socket of theirs opened or closed since: its own grace counts
+        del self._socket_news[ticket.account]
         if (
             await self.store.sockets(ticket.account, 0) == 0
             and await self.store.of(ticket.account) == ticket
