@@ -31,7 +31,7 @@ from .passwords import Passwords
 from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
-from .rematch import FollowUps
+from .rematch import REMATCH_BURST, REMATCH_RATE, FollowUps
 from .replays import Replays
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
@@ -85,6 +85,7 @@ class Room:
         self.store = SqlTableStore(self.engine, self.writer, self._finish_subscribers())
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.match_joins = KeyedBuckets(quickplay.JOIN_RATE, burst=quickplay.JOIN_BURST)
+        self.rematch_asks = KeyedBuckets(REMATCH_RATE, burst=REMATCH_BURST)
         self.draining = False
         self.cluster: ClusterNode | None = None
         if settings.redis_url:

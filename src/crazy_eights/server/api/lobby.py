@@ -21,6 +21,7 @@ from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
 from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
+from ..rematch import REMATCH_RATE
 from ..room import Room
 from ..security import origin_allowed
 from ..sockets import opener
@@ -165,7 +166,15 @@ async def rematch(table_id: str, account: CurrentAccount, room: RoomDep) -> Tabl
     """Play again with the same people and rules (a player of this finished game only):
     the first to ask gets a new table with the same settings and bots, every later asker
     a seat at that same table; it starts once every seat is taken (or its creator starts
-    it). Answers the new table's info; the finished table tells its members."""
+    it). Answers the new table's info; the finished table tells its members. Asked
+    too often: 429 ``throttled``."""
+    if not room.rematch_asks.take(str(account.id)):
+        raise ApiError(
+            429,
+            "throttled",
+            "you asked to play again too often: wait a few seconds",
+            headers={"Retry-After": str(round(1 / REMATCH_RATE))},
+        )
     await table_limit(room, account)
     table = await room.tables.handle(table_id)
     if table is None:  # unloaded since the game ended: answered from its row
