@@ -476,8 +476,14 @@ async def accuracy(
     """Per ruleset, the share of the account's analysed decisions (where it had a
     choice) that matched the search's move or cost less than the inaccuracy threshold,
     i.e. were not marked."""
-    query = sa.select(db.analyses.c.ruleset, db.analyses.c.payload).where(
-        db.analyses.c.account_id == account_id, db.analyses.c.status == "done"
+    query = (
+        sa.select(db.analyses.c.ruleset, db.analyses.c.payload)
+        .join(db.tables, db.tables.c.id == db.analyses.c.table_id)
+        .where(
+            db.analyses.c.account_id == account_id,
+            db.analyses.c.status == "done",
+            db.tables.c.public == sa.true(),  # a private game's figures are its players'
+        )
     )
     if ruleset is not None:
         query = query.where(db.analyses.c.ruleset == ruleset)

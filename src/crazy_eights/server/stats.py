@@ -53,7 +53,10 @@ async def record_game(
 
 
 async def rate_game(conn: AsyncConnection, game: GameFinished) -> RatingChanges:
-    """A finished game's rater (in its transaction): ``record_game`` for its seats."""
+    """A finished game's rater (in its transaction): ``record_game`` for its seats
+    (not for a private game: it counts in no public figure)."""
+    if not game.public:
+        return {}
     return await record_game(
         conn,
         ruleset=game.rules.ruleset,
@@ -205,7 +208,7 @@ def history_out(r: Any) -> dict[str, Any]:
         "left": r.left,
         "won": not r.left and (r.result or {}).get("winner") == r.seat,
         "result": r.result,
-        "rated": not r.hints,
+        "rated": not r.hints and r.public,
         "finished_at": r.finished_at,
         "replay": f"/api/tables/{r.id}/replay",
     }

@@ -52,12 +52,16 @@ class GameFinished:
     table_id: str
     rules: Rules
     rated: bool
+    """Public and without hints (``Spec.rated``)."""
     seats: tuple[FinishedSeat, ...]
     result: Mapping[str, Any]
     measured: GameMeasures | None
     """Each seat's counts and penalties from replaying the stored moves (measured
     once, before the transaction, as the replay takes a while); None when it could not
     be replayed."""
+    public: bool = True
+    """A private game counts in no public figure (records, evaluation, accuracy,
+    achievements): it is its players' own, in their history."""
 
 
 class Rater(Protocol):

@@ -20,7 +20,7 @@ def stored_info(game: StoredGame) -> TableInfo:
         rules=row.rules,
         status=row.status,
         public=row.public,
-        rated=not row.hints,
+        rated=not row.hints and row.public,
         hints=row.hints,
         takeover_after=row.takeover_after,
         creator=row.creator_id,

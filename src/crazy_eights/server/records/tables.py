@@ -189,6 +189,7 @@ class SqlTableStore:
             table_id=table_id,
             rules=spec.rules,
             rated=spec.rated,
+            public=spec.public,
             seats=tuple(FinishedSeat(s.seat, s.account_id, s.left, s.bot, s.played) for s in seats),
             result=result,
             measured=await measure_safely(table_id, stored.rules, stored.seed, stored.move_texts),
