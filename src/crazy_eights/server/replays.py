@@ -44,6 +44,7 @@ class Built:
     titles: tuple[tuple[str, ...], ...]
     body: bytes
     etag: str
+    public: bool
 
 
 @dataclass(frozen=True)
@@ -106,13 +107,13 @@ def replay_out(game: StoredGame, titles: tuple[tuple[str, ...], ...]) -> dict[st
     }
 
 
-def build(game: StoredGame, titles: tuple[tuple[str, ...], ...]) -> Built:
+def build(game: StoredGame, titles: tuple[tuple[str, ...], ...], public: bool) -> Built:
     """The replay's gzipped JSON and its ``ETag`` (runs in a thread: a long game takes a
     while)."""
     text = json.dumps(replay_out(game, titles), separators=(",", ":")).encode()
     body = gzip.compress(text, compresslevel=6, mtime=0)
     etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    return Built(titles, body, etag)
+    return Built(titles, body, etag, public)
 
 
 class Replays:
@@ -152,6 +153,17 @@ class Replays:
         """The replay of a finished game for this viewer (private tables: their players
         and whoever has the invite ``code``): 304 when ``If-None-Match`` names its
         ``ETag``; 429 ``rate_limited`` past the address's rate."""
+        cached = self._cache.get(table_id)
+        if cached is not None and _matches(if_none_match, cached):
+            # the asker has this very body already: nothing to build, send or look up
+            return ReplayAnswer(304, b"", {"ETag": cached.etag, **_caching(cached.public)})
+        if not self._clients.take(address):
+            raise ApiError(
+                429,
+                "rate_limited",
+                "Too many replays from your address; try again in a few seconds.",
+                headers={"Retry-After": str(int(1 / RATE) + 1)},
+            )
         async with self.engine.connect() as conn:
             game = await load_game(conn, table_id, "seats")
         if game is None:
@@ -160,22 +172,9 @@ class Replays:
             raise ApiError(409, "not_finished", "replays are shown once the game is over")
         if not game.visible_to(viewer, code):
             raise ApiError(403, "private", "Replays of private tables are for their players.")
-        headers = {
-            "Cache-Control": f"{'public' if game.row.public else 'private'}, max-age={MAX_AGE}",
-            "Vary": "Accept-Encoding, Cookie",
-        }
-        cached = self._cache.get(table_id)
+        headers = _caching(bool(game.row.public))
         titles = _titles(game, self.titles)
-        if cached is not None and cached.titles == titles and _matches(if_none_match, cached):
-            return ReplayAnswer(304, b"", {**headers, "ETag": cached.etag})
-        if not self._clients.take(address):
-            raise ApiError(
-                429,
-                "rate_limited",
-                "Too many replays from your address; try again in a few seconds.",
-                headers={"Retry-After": str(int(1 / RATE) + 1)},
-            )
-        built = await self._built(table_id, titles)
+        built = await self._built(table_id, titles, public=bool(game.row.public))
         headers["ETag"] = built.etag
         if _matches(if_none_match, built):
             return ReplayAnswer(304, b"", headers)
@@ -183,7 +182,9 @@ class Replays:
             return ReplayAnswer(200, built.body, {**headers, "Content-Encoding": "gzip"})
         return ReplayAnswer(200, await asyncio.to_thread(gzip.decompress, built.body), headers)
 
-    async def _built(self, table_id: str, titles: tuple[tuple[str, ...], ...]) -> Built:
+    async def _built(
+        self, table_id: str, titles: tuple[tuple[str, ...], ...], *, public: bool
+    ) -> Built:
         """The cached replay, or one build shared by everyone asking for it now."""
         cached = self._cache.get(table_id)
         if cached is not None and cached.titles == titles:
@@ -191,7 +192,7 @@ class Replays:
             return cached
         pending = self._building.get(table_id)
         if pending is None:  # a task of its own: an asker who gives up stops no one else
-            pending = asyncio.get_running_loop().create_task(self._build(table_id, titles))
+            pending = asyncio.get_running_loop().create_task(self._build(table_id, titles, public))
             self._building[table_id] = pending
             pending.add_done_callback(lambda t: self._built_now(table_id, t))
         return await asyncio.shield(pending)
@@ -201,12 +202,14 @@ class Replays:
         if not task.cancelled():
             task.exception()  # retrieved here: its askers may all have gone
 
-    async def _build(self, table_id: str, titles: tuple[tuple[str, ...], ...]) -> Built:
+    async def _build(
+        self, table_id: str, titles: tuple[tuple[str, ...], ...], public: bool
+    ) -> Built:
         async with self.engine.connect() as conn:
             game = await load_game(conn, table_id, "seats", "moves")
         assert game is not None
         async with self._one_build:
-            built = await asyncio.to_thread(build, game, titles)
+            built = await asyncio.to_thread(build, game, titles, public)
         self.builds += 1
         self._keep(table_id, built)
         return built
@@ -222,6 +225,14 @@ class Replays:
         while self._size > self.cache_bytes:
             _, dropped = self._cache.popitem(last=False)
             self._size -= len(dropped.body)
+
+
+def _caching(public: bool) -> dict[str, str]:
+    """How long a browser (and, for a public table, a shared proxy) may keep a replay."""
+    return {
+        "Cache-Control": f"{'public' if public else 'private'}, max-age={MAX_AGE}",
+        "Vary": "Accept-Encoding, Cookie",
+    }
 
 
 def _matches(if_none_match: str | None, built: Built) -> bool:
