@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.adversarial.flood import first_bot_move, hint_flood  # noqa: E402
 from tests.adversarial.loopback import Guest, Server, cpu_seconds, rss_kib, running  # noqa: E402
-from tests.adversarial.stored import LONG_COUNTDOWN, store_game  # noqa: E402
+from tests.adversarial.stored import LONG_COUNTDOWN, store_in_file  # noqa: E402
 
 BEFORE = "aeab3d1"  # the table actor taken apart, before issue 14's fixes
 
@@ -141,35 +141,6 @@ def spectators(args: argparse.Namespace, builds: dict[str, Path], folder: Path) 
 # -- issue 24: a long game's replay, and an analysis flood ---------------------------------
 
 
-class _StoreOnly:
-    """What ``store_game`` needs of a room: a ``SqlTableStore`` on a SQLite file."""
-
-    def __init__(self, url: str) -> None:
-        from crazy_eights.server import db
-        from crazy_eights.server.records.tables import SqlTableStore
-
-        self.engine = db.make_engine(f"sqlite+aiosqlite:///{url}")
-        self.writer = db.Writer(self.engine)
-        self.store = SqlTableStore(self.engine, self.writer)
-
-    async def __aenter__(self) -> _StoreOnly:
-        from crazy_eights.server import db
-
-        await db.migrate(self.engine)
-        self.writer.start()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.writer.stop()
-        await self.engine.dispose()
-
-
-async def _store(db_file: Path, games: list[dict[str, Any]]) -> list[tuple[str, int]]:
-    """Store finished bot games (``store_game``'s arguments) in a room's database file."""
-    async with _StoreOnly(str(db_file)) as room:
-        return [await store_game(room, **game) for game in games]
-
-
 def _flood_replay(url: str, until: float) -> None:
     """A careless client: fetch the replay again and again, without ``If-None-Match``."""
     import httpx
@@ -217,7 +188,9 @@ def replay(args: argparse.Namespace, builds: dict[str, Path], folder: Path) -> N
     import httpx
 
     seed_db = folder / "replay-seed.db"
-    ((table_id, moves),) = asyncio.run(_store(seed_db, [{"rules": LONG_COUNTDOWN, "seed": 1}]))
+    ((table_id, moves),) = asyncio.run(
+        store_in_file(seed_db, [{"rules": LONG_COUNTDOWN, "seed": 1}])
+    )
     print(
         f"a {moves:,}-move countdown game (6 random bots), stored; one request (cold, then "
         f"warm) and /api/health every 100 ms for {args.seconds:g} s while N clients loop on "
@@ -285,7 +258,7 @@ async def _analysis_wait(server: Server, folder: Path, args: argparse.Namespace)
             "hints": True,
         }
     )
-    stored = await _store(Path(str(server.db)), games)
+    stored = await store_in_file(Path(str(server.db)), games)
     lengths = [moves for _, moves in stored[:-1]]
     rss_before = rss_kib(server.pid)
     refused = 0

@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from pathlib import Path
 from typing import Any
 
 from crazy_eights.bots import make_bot
 from crazy_eights.engine import Rules, new_game
+from crazy_eights.server import db
+from crazy_eights.server.records.tables import SqlTableStore
 from crazy_eights.server.table.seats import Seat, Seats
 from crazy_eights.server.table.store import Spec, TableRecord
 
@@ -72,3 +75,26 @@ async def store_game(
         await asyncio.gather(*(room.store.append_move(table_id, n, s, t) for n, (s, t) in batch))
     await room.store.finish(table_id, spec=spec, seats=seats, result=game.result.to_dict())
     return table_id, len(moves)
+
+
+class _StoreOnly:
+    """What ``store_game`` needs of a room: a ``SqlTableStore`` on a SQLite file (a
+    running server's own, written beside it)."""
+
+    def __init__(self, path: Path) -> None:
+        self.engine = db.make_engine(f"sqlite+aiosqlite:///{path}")
+        self.writer = db.Writer(self.engine)
+        self.store = SqlTableStore(self.engine, self.writer)
+
+
+async def store_in_file(path: Path, games: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Store finished bot games (each ``store_game``'s keyword arguments) in a room's
+    SQLite file; their (table id, moves)."""
+    room = _StoreOnly(path)
+    await db.migrate(room.engine)
+    room.writer.start()
+    try:
+        return [await store_game(room, **game) for game in games]
+    finally:
+        await room.writer.stop()
+        await room.engine.dispose()

@@ -40,7 +40,7 @@ def _finished_order(client: Any) -> list[tuple[str, str]]:
 def _wait_all_done(client: Any, count: int) -> None:
     async def wait() -> None:
         analyses = room_of(client).analyses
-        while analyses._tasks or analyses._queued:  # noqa: SLF001 - waiting for its work
+        while analyses._tasks or analyses._queued:
             await asyncio.sleep(0.02)
 
     assert client.portal is not None

@@ -26,7 +26,7 @@ def test_a_win_at_a_hint_table_earns_nothing_and_a_rated_one_does(tmp_path: Path
         for hints in (True, False):
             account, token = guest(client)
             for seed in range(1, 40):  # a game the person's seat wins
-                table_id, _ = client.portal.call(
+                client.portal.call(
                     lambda a=account, s=seed, h=hints: store_game(
                         room_of(client), RULES, s, people={0: a}, hints=h
                     )
