@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SPREAD = 5.0  # ordinal points (200 shown rating points) a full table may span at once
 HARD_FROM = 8.0  # mean ordinal (1320 shown) from which the bots are "ismcts"
 DROP_GRACE = 3.0  # seconds a ticket outlives its last socket (a reload keeps it)
+RESTORED_GRACE = 30.0  # seconds a ticket read back on start waits for its person's socket
 COALESCE = 0.2  # seconds over which a queue's changes are told in one message
 POLL = 1.0  # seconds between looks at the queues (other processes' joins included)
 MATCHED_KEEP = 120.0  # seconds a process remembers where a matched account was seated
@@ -368,8 +369,15 @@ class Matchmaker:
         if await self.store.sockets(ticket.account, -1) == 0:
             self._run_later(self._drop_later(ticket, news))
 
-    async def _drop_later(self, ticket: Ticket, news: int) -> None:
-        await asyncio.sleep(DROP_GRACE)
+    def restored(self, tickets: Sequence[Ticket]) -> None:
+        """Tickets read back on start (their sockets died with the last server): each is
+        dropped unless a socket of its person opens within ``RESTORED_GRACE``."""
+        for ticket in tickets:
+            news = self._socket_news[ticket.account] = self._socket_news.get(ticket.account, 0) + 1
+            self._run_later(self._drop_later(ticket, news, RESTORED_GRACE))
+
+    async def _drop_later(self, ticket: Ticket, news: int, grace: float | None = None) -> None:
+        await asyncio.sleep(DROP_GRACE if grace is None else grace)
         if self._socket_news.get(ticket.account) != news:
             return  # a socket of theirs opened or closed since: its own grace counts
         del self._socket_news[ticket.account]

@@ -26,7 +26,7 @@ from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .lobby import Lobby
-from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
+from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
@@ -38,6 +38,7 @@ from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .tables import Tables
 from .throttle import Throttles
+from .ticketstore import KeptQueueStore
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -165,9 +166,10 @@ class Room:
         )
 
     def _queue_store(self) -> QueueStore:
-        """Quick play's queue: this process's own, or the cluster's in Redis."""
+        """Quick play's queue: this process's own (kept in the database), or the
+        cluster's in Redis."""
         if self.cluster is None:
-            return MemoryQueueStore()
+            return KeptQueueStore(self.engine)
         from .cluster.matchqueue import RedisQueueStore
 
         return RedisQueueStore(self.cluster.redis)
@@ -201,6 +203,8 @@ class Room:
         self.titles.start()
         restored = await self.tables.restore()
         await self.analyses.resume()
+        if isinstance(self.matchmaker.store, KeptQueueStore):
+            self.matchmaker.restored(await self.matchmaker.store.load())
         self.matchmaker.start()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
