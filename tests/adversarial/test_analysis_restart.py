@@ -10,12 +10,12 @@ offers to ask again) and is started again when asked.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from crazy_eights.server import db
 
-from .inprocess import as_, guest, room, room_of
+from ..server.conftest import SettingsFactory
+from .inprocess import as_, guest, room_of, served
 from .stored import store_game
 
 RULES = {"ruleset": "classic", "players": 2, "mode": "single"}
@@ -54,19 +54,23 @@ def _done(client: Any, table_id: str) -> dict[str, Any]:
     return body
 
 
-def test_analyses_left_running_by_a_crash_are_taken_up_on_start(tmp_path: Path) -> None:
-    with room(tmp_path, analysis_worlds=2) as client:
+def test_analyses_left_running_by_a_crash_are_taken_up_on_start(
+    fast_settings: SettingsFactory,
+) -> None:
+    with served(fast_settings, analysis_worlds=2) as client:
         account, _ = guest(client)
         table_id, _ = client.portal.call(  # type: ignore[union-attr]
             lambda: store_game(room_of(client), RULES, 7, people={0: account}, hints=True)
         )
         _left_running(client, table_id, account)
-    with room(tmp_path, analysis_worlds=2) as client:  # the server starts again
+    with served(fast_settings, analysis_worlds=2) as client:  # the server starts again
         assert _done(client, table_id)["analysis"]["decisions"]
 
 
-def test_a_stuck_analysis_reads_failed_and_starts_again_when_asked(tmp_path: Path) -> None:
-    with room(tmp_path, analysis_worlds=2) as client:
+def test_a_stuck_analysis_reads_failed_and_starts_again_when_asked(
+    fast_settings: SettingsFactory,
+) -> None:
+    with served(fast_settings, analysis_worlds=2) as client:
         account, token = guest(client)
         table_id, _ = client.portal.call(  # type: ignore[union-attr]
             lambda: store_game(room_of(client), RULES, 8, people={0: account}, hints=True)

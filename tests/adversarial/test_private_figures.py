@@ -8,10 +8,10 @@ achievements); its player still finds it, its replay and its analysis in their h
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
-from .inprocess import as_, guest, room, room_of
+from ..server.conftest import SettingsFactory
+from .inprocess import as_, guest, room_of, served
 from .stored import store_game
 
 RULES = {"ruleset": "classic", "players": 2, "mode": "single"}
@@ -24,8 +24,8 @@ def _figures(client: Any, account: int) -> tuple[Any, Any, Any]:
     return records, evaluation, [a["id"] for a in earned if a["earned"]]
 
 
-def test_a_private_game_shows_in_no_public_figure(tmp_path: Path) -> None:
-    with room(tmp_path, analysis_worlds=2) as client:
+def test_a_private_game_shows_in_no_public_figure(fast_settings: SettingsFactory) -> None:
+    with served(fast_settings, analysis_worlds=2) as client:
         account, token = guest(client)
         assert client.portal is not None
         table_id, _ = client.portal.call(

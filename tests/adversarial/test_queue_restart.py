@@ -6,39 +6,39 @@ person does not reconnect within ``RESTORED_GRACE`` is dropped."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
 from crazy_eights.server import matchmaking
 
-from .inprocess import as_, guest, room
+from ..server.conftest import SettingsFactory
+from .inprocess import as_, guest, served
 
 
-def test_a_waiting_ticket_outlives_a_restart(tmp_path: Path) -> None:
-    with room(tmp_path, match_window_seconds=600) as client:
+def test_a_waiting_ticket_outlives_a_restart(fast_settings: SettingsFactory) -> None:
+    with served(fast_settings, match_window_seconds=600) as client:
         _, token = guest(client)
         joined = client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
         assert joined.status_code == 201
         ticket = joined.json()["ticket"]
-    with room(tmp_path, match_window_seconds=600) as client:  # the server starts again
+    with served(fast_settings, match_window_seconds=600) as client:  # the server starts again
         mine = client.get("/api/match", headers=as_(token)).json()
         assert mine is not None and mine["ticket"] == ticket
         with client.websocket_connect("/ws/match", headers=as_(token)) as ws:
             assert ws.receive_json()["type"] == "queue"
         assert client.delete("/api/match", headers=as_(token)).status_code == 204
-    with room(tmp_path, match_window_seconds=600) as client:  # cancelled: not back
+    with served(fast_settings, match_window_seconds=600) as client:  # cancelled: not back
         assert client.get("/api/match", headers=as_(token)).json() is None
 
 
 def test_a_restored_ticket_nobody_comes_back_for_is_dropped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fast_settings: SettingsFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(matchmaking, "RESTORED_GRACE", 0.3)
-    with room(tmp_path, match_window_seconds=600) as client:
+    with served(fast_settings, match_window_seconds=600) as client:
         _, token = guest(client)
         client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
-    with room(tmp_path, match_window_seconds=600) as client:
+    with served(fast_settings, match_window_seconds=600) as client:
         deadline = time.monotonic() + 10
         while client.get("/api/match", headers=as_(token)).json() is not None:
             assert time.monotonic() < deadline, "the ticket was never dropped"

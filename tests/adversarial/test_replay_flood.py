@@ -8,17 +8,16 @@ the event loop), kept gzipped, served with an ETag (304 to ``If-None-Match``) an
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from ..server.conftest import SettingsFactory
 from .conftest import Call, at_once, statuses
-from .inprocess import room, room_of
+from .inprocess import room_of, served
 from .stored import store_game
 
 RULES = {"ruleset": "classic", "players": 4, "mode": "single"}
 
 
-def test_a_replay_is_built_once_and_cached_with_an_etag(tmp_path: Path) -> None:
-    with room(tmp_path) as client:
+def test_a_replay_is_built_once_and_cached_with_an_etag(fast_settings: SettingsFactory) -> None:
+    with served(fast_settings) as client:
         the_room = room_of(client)
         assert client.portal is not None
         table_id, moves = client.portal.call(store_game, the_room, RULES, 3)
@@ -38,8 +37,8 @@ def test_a_replay_is_built_once_and_cached_with_an_etag(tmp_path: Path) -> None:
         assert the_room.replays.builds == 1
 
 
-def test_one_address_looping_on_a_replay_is_rate_limited(tmp_path: Path) -> None:
-    with room(tmp_path) as client:
+def test_one_address_looping_on_a_replay_is_rate_limited(fast_settings: SettingsFactory) -> None:
+    with served(fast_settings) as client:
         assert client.portal is not None
         table_id, _ = client.portal.call(store_game, room_of(client), RULES, 4)
         url = f"/api/tables/{table_id}/replay"

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter, deque
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -23,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from crazy_eights.bots.analysis import (
     AnalysisConfig,
+    Decision,
     DecisionDict,
     Thresholds,
     decision_count,
@@ -54,6 +54,10 @@ PER_ACCOUNT = 3
 """Analyses an account may have waiting or running at once."""
 MAX_WAITING = 256
 """Analyses a process keeps waiting; beyond, new ones are refused."""
+RUNNING = 8
+"""Analyses a process runs at once. Each has at most one decision in the bot pool,
+where the accounts take turns decision by decision (the pool's ``FairQueue``, owner
+the account), so a short analysis is not held up by long ones already running."""
 
 
 class AnalysisOut(TypedDict):
@@ -143,8 +147,9 @@ class TakeTurns:
 
 
 class Analyses:
-    """The analyses this process runs: at most ``slots`` at once (one per bot worker),
-    the waiting ones taken account by account in turn (``TakeTurns``), at most
+    """The analyses this process runs: at most ``RUNNING`` at once, their decisions
+    judged in the bot pool with the accounts taking turns; the waiting ones started
+    account by account in turn (``TakeTurns``), at most
     ``PER_ACCOUNT`` per account and ``MAX_WAITING`` in all. ``sole``: this process is
     the only one analysing on its database (no cluster), so a ``running`` row none of its
     tasks holds was left by a stopped server (``resume`` takes those up on start)."""
@@ -154,8 +159,8 @@ class Analyses:
         engine: AsyncEngine,
         pool: BotPool,
         config: AnalysisConfig,
-        slots: int,
         *,
+        running: int = RUNNING,
         sole: bool = True,
         per_account: int = PER_ACCOUNT,
         max_waiting: int = MAX_WAITING,
@@ -165,7 +170,7 @@ class Analyses:
         self.config = config
         self.sole = sole
         self.per_account = per_account
-        self._slots = max(1, slots)
+        self._slots = max(1, running)
         self._waiting = TakeTurns(max_waiting)
         self._queued: set[tuple[str, int]] = set()
         self._held: Counter[str] = Counter()
@@ -294,7 +299,7 @@ class Analyses:
                 return
             key = (job.table_id, job.seat)
             self._queued.discard(key)
-            task = asyncio.get_running_loop().create_task(self._run(job.table_id, job.seat))
+            task = asyncio.get_running_loop().create_task(self._run(job))
             self._tasks[key] = task
             task.add_done_callback(partial(self._ended, job))
 
@@ -306,10 +311,11 @@ class Analyses:
         with contextlib.suppress(RuntimeError):  # the loop is closing
             self._next()
 
-    async def _run(self, table_id: str, seat: int) -> None:
+    async def _run(self, job: _Job) -> None:
         """Judge each decision of the seat in the bot pool, one job at a time, and store
         the whole. The decisions are read one by one from a replay (in a thread), so a
         long game never holds more than one decision's view."""
+        table_id, seat = job.table_id, job.seat
         try:
             rules, seed, moves = await self._game(table_id)
             total = await asyncio.to_thread(decision_count, rules, seed, moves, seat)
@@ -317,7 +323,7 @@ class Analyses:
             out: list[DecisionDict] = []
             while (turn := await asyncio.to_thread(next, turns, None)) is not None:
                 self._progress[(table_id, seat)] = (len(out), total)
-                out.append(await self._judge(table_id, turn.n, turn.view, turn.legal, turn.played))
+                out.append(await self._judge(job.owner, turn))
             payload = {
                 "seat": seat,
                 "decisions": out,
@@ -331,14 +337,12 @@ class Analyses:
             log.exception("analysis of table %s seat %d failed", table_id, seat)
             await self._store(table_id, seat, "failed", None)
 
-    async def _judge(
-        self, table_id: str, n: int, view: dict[str, Any], legal: Sequence[str], played: str
-    ) -> DecisionDict:
+    async def _judge(self, owner: str, turn: Decision) -> DecisionDict:
+        """One decision judged in the bot pool (background class, in the owner's turn)."""
+        args = (turn.n, turn.view, list(turn.legal), turn.played, self.config)
         while True:
             try:
-                result: DecisionDict = await self.pool.run(
-                    judge, n, view, list(legal), played, self.config, table=f"analysis:{table_id}"
-                )
+                result: DecisionDict = await self.pool.run(judge, *args, table=f"analysis:{owner}")
                 return result
             except PoolBusy:
                 await asyncio.sleep(BUSY_RETRY)

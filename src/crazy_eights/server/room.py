@@ -80,7 +80,6 @@ class Room:
             self.engine,
             self.bots,
             analysis_config(settings),
-            settings.bot_workers,
             sole=not settings.redis_url,
         )
         self.store = SqlTableStore(self.engine, self.writer, self._finish_subscribers())
