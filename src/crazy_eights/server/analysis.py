@@ -173,16 +173,19 @@ class Analyses:
         self._slots = max(1, running)
         self._waiting = TakeTurns(max_waiting)
         self._queued: set[tuple[str, int]] = set()
+        self._claiming: set[tuple[str, int]] = set()
         self._held: Counter[str] = Counter()
         self._tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._progress: dict[tuple[str, int], tuple[int, int]] = {}
 
     def _ours(self, key: tuple[str, int]) -> bool:
-        return key in self._tasks or key in self._queued
+        """Whether this process is claiming, queueing or running the analysis."""
+        return key in self._tasks or key in self._queued or key in self._claiming
 
     async def status(self, table_id: str, seat: int) -> AnalysisOut:
         """The stored analysis of ``seat`` at the table, or how far it has got; a row
         left ``running`` by a stopped server reads ``failed`` (ask again)."""
+        ours = self._ours((table_id, seat))  # before the read: it may end meanwhile
         async with self.engine.connect() as conn:
             row = await _stored(conn, table_id, seat)
         done, total = self._progress.get((table_id, seat), (0, 0))
@@ -191,14 +194,13 @@ class Analyses:
         if row.status == "done":
             count = len(row.payload["decisions"])
             return _out(table_id, seat, "done", count, count, row.payload)
-        if row.status == "running" and self._abandoned(row):
+        if row.status == "running" and not ours and self._abandoned(row):
             return _out(table_id, seat, "failed", 0, 0, None)
         return _out(table_id, seat, row.status, done, total, None)
 
     def _abandoned(self, row: Any) -> bool:
-        """Whether a ``running`` row is nobody's any more (its server stopped)."""
-        if self._ours((row.table_id, row.seat)):
-            return False
+        """Whether a ``running`` row that this process does not hold (the caller has
+        checked) is nobody's any more: its server stopped."""
         return self.sole or db.now() - row.created_at >= STALE_AFTER
 
     async def start(
@@ -228,6 +230,7 @@ class Analyses:
                 )
             return False
         self._held[owner] += 1  # held while the row is claimed, so no one else passes
+        self._claiming.add(key)
         try:
             queued = await self._claim(table_id, seat, account_id, ruleset) and self._queue(
                 _Job(table_id, seat, owner)
@@ -235,6 +238,8 @@ class Analyses:
         except BaseException:
             self._release(owner)
             raise
+        finally:
+            self._claiming.discard(key)
         if not queued:
             self._release(owner)
         return queued
@@ -419,7 +424,7 @@ class Analyses:
             rows = (await conn.execute(query)).all()
         resumed = 0
         for row in rows:
-            if not self._abandoned(row):
+            if self._ours((row.table_id, row.seat)) or not self._abandoned(row):
                 continue
             owner = f"account:{row.account_id}"
             self._held[owner] += 1
