@@ -7,7 +7,9 @@ and the bot's answer (its lateness past the bot's pause).
 
 Hostile, all at once: a hint flooder; watchers arriving and leaving at the honest tables
 as fast as they can; sockets that never read; a spammer sending junk, chat, pings and
-oversized frames just under (and over) the limits, reconnecting when closed.
+oversized frames just under (and over) the limits, reconnecting when closed; clients
+looping on the replay of a 10,000-move game; two guests asking for the analyses of
+long games, more than they may.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import httpx
 from websockets.asyncio.client import connect
 
 from .flood import hint_flood
 from .loopback import Guest, Server, rss_kib
+from .stored import LONG_COUNTDOWN, store_in_file
 
 
 @dataclass
@@ -156,6 +161,39 @@ async def _drain(ws: Any) -> None:
         pass
 
 
+REPLAY_FLOODERS = 2  # clients looping on a long game's replay, without If-None-Match
+ANALYSIS_GAMES = 4  # long games each of two guests asks to have analysed
+
+
+async def _replay_flood(server: Server, table_id: str, until: float) -> None:
+    """Fetch a long game's replay over and over, as fast as the answers come."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+        while time.monotonic() < until:
+            with contextlib.suppress(httpx.HTTPError):
+                await http.get(f"/api/tables/{table_id}/replay")
+
+
+async def _long_games(server: Server) -> tuple[str, list[tuple[Guest, str]]]:
+    """A 10,000-move game (for the replay flood) and long games of two guests (for the
+    analysis flood), stored in the server's database beside it."""
+    flooders = [Guest(server) for _ in range(2)]
+    match = {"ruleset": "classic", "players": 4, "mode": "match", "target": 200}
+    games: list[dict[str, Any]] = [{"rules": LONG_COUNTDOWN, "seed": 1}] + [
+        {"rules": match, "seed": 10 * k + i, "people": {0: g.id}, "hints": True}
+        for i, g in enumerate(flooders)
+        for k in range(ANALYSIS_GAMES)
+    ]
+    stored = await store_in_file(Path(str(server.db)), games)
+    owners = [g for g in flooders for _ in range(ANALYSIS_GAMES)]
+    return stored[0][0], [(g, t) for g, (t, _) in zip(owners, stored[1:], strict=True)]
+
+
+async def _analysis_flood(games: list[tuple[Guest, str]]) -> None:
+    """Ask for every long game's analysis at once (beyond an account's share: 429)."""
+    for guest, table_id in games:
+        await asyncio.to_thread(guest.http.post, f"/api/tables/{table_id}/analysis?seat=0")
+
+
 async def _memory(server: Server, until: float, seen: Experience) -> None:
     while time.monotonic() < until:
         seen.rss_kib.append(rss_kib(server.pid))
@@ -172,6 +210,7 @@ async def attack(
 ) -> Experience:
     """Honest tables played for ``seconds`` while (if ``hostile``) the attack runs."""
     seen = Experience()
+    long_game, analysed = await _long_games(server) if hostile else ("", [])
     players = [Guest(server) for _ in range((tables + 3) // 4)]
     table_ids = []
     for i in range(tables):
@@ -195,6 +234,8 @@ async def attack(
         jobs += [_churn(server, table_ids, until) for _ in range(CHURNERS)]
         jobs.append(_deaf(server, table_ids[:20], until))
         jobs.append(_spam(server, spammer, own["id"], until))
+        jobs += [_replay_flood(server, long_game, until) for _ in range(REPLAY_FLOODERS)]
+        jobs.append(_analysis_flood(analysed))
     await asyncio.gather(*jobs)
     for guest in players:
         guest.close()

@@ -20,6 +20,7 @@ __all__ = [
     "open_table_of_two",
     "room",
     "room_of",
+    "served",
     "sqlite_settings",
     "until",
 ]
@@ -43,6 +44,12 @@ def sqlite_settings(folder: Path, **overrides: Any) -> ServerSettings:
 def room(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
     with TestClient(create_app(sqlite_settings(tmp_path, **settings))) as client:
         yield client
+
+
+def served(settings: Any, **overrides: Any) -> TestClient:
+    """A card room from a settings factory (``fast_settings``: SQLite and PostgreSQL),
+    to use in ``with``: ``with served(fast_settings, analysis_worlds=2) as client``."""
+    return TestClient(create_app(settings(**overrides)))
 
 
 def room_of(client: TestClient) -> Any:

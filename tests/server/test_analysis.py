@@ -95,7 +95,7 @@ def test_rated_games_are_analysed_and_stored(client: TestClient) -> None:
     assert refused.status_code == 403 and refused.json()["error"] == "not_your_seat"
     bot_seat = client.post(f"/api/tables/{table_id}/analysis?seat=2", headers=as_(creator))
     assert bot_seat.status_code == 403
-    assert client.get(f"/api/tables/{table_id}/analysis?seat=9").status_code == 422
+    assert client.get(f"/api/tables/{table_id}/analysis?seat=99").status_code == 422
     assert client.get("/api/tables/nosuch/analysis?seat=0").status_code == 404
     assert client.get(f"/api/tables/{table_id}/analysis?seat=2").json()["status"] == "none"
 

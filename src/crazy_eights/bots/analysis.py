@@ -128,6 +128,18 @@ def decisions(
         game.apply(text)
 
 
+def decision_count(rules: Rules, seed: int, moves: Sequence[str], seat: int) -> int:
+    """How many decisions ``decisions`` yields for ``seat``, found without building any
+    view (a quick pass, for an analysis's progress)."""
+    game = new_game(rules, seed, log=False)
+    count = 0
+    for text in moves:
+        if game.current_player == seat and Move.parse(text).kind != MoveKind.TIMEOUT:
+            count += 1
+        game.apply(text)
+    return count
+
+
 def judge(
     n: int, view: dict[str, Any], legal: Sequence[str], played: str, config: AnalysisConfig
 ) -> DecisionDict:
@@ -285,6 +297,7 @@ __all__ = [
     "Thresholds",
     "analyse",
     "broken_technique",
+    "decision_count",
     "decisions",
     "judge",
     "thresholds_of",

@@ -40,6 +40,9 @@ Policy = Literal["random", "greedy"]
 CardLike = Card | str
 G = TypeVar("G", bound="Game")
 
+MAX_MOVES: Final = 10_000
+"""G10: the most moves a game runs to (timeouts included); see ``Game._move_limit``."""
+
 
 class IllegalMove(ValueError):
     """A move the rules do not allow now; ``reason`` says why. The game is unchanged."""
@@ -323,6 +326,8 @@ class Game(ABC):
         self._moves.append(checked.text)
         self._legal = None
         self._step(checked)
+        if len(self._moves) >= MAX_MOVES and self._result is None:
+            self._move_limit()
 
     def _noted(self, move: Move, out: list[Event | Record]) -> None:
         """Carry out a legal ``move`` with its events noted in ``out`` (records,
@@ -333,6 +338,8 @@ class Game(ABC):
         self._moves.append(move.text)
         self._legal = None
         self._step(move)
+        if len(self._moves) >= MAX_MOVES and self._result is None:
+            self._move_limit()
         self._out = None
         log = self._log
         if log is not None:
@@ -342,6 +349,10 @@ class Game(ABC):
                 self._log = noted[mark:]
             else:
                 log.extend(noted)
+
+    def _move_limit(self) -> None:  # noqa: B027 - a hook: most rulesets need nothing
+        """G10: the game reached ``MAX_MOVES`` moves; a ruleset whose play can go on
+        forever ends it here (the others have limits of their own and never get here)."""
 
     def verify_move(self, move: str | Move) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now."""

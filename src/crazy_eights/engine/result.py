@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 
-EndReason = Literal["out", "blockade", "turn_limit", "cycle_limit", "blocked"]
+EndReason = Literal["out", "blockade", "turn_limit", "cycle_limit", "blocked", "move_limit"]
 """How a round or a game ended: a player went ``out``; a ``blockade`` (C7, U9, K5: every
 player passed in a row and nobody could go out); OpenSpiel's ``turn_limit``; the cycles
 ``cycle_limit`` (Y16); or ``blocked`` (cycles: nobody could lead, see cycles.py)."""

@@ -68,7 +68,7 @@ from .events import (
     SuitDeclared,
     TimedOut,
 )
-from .game import COMPILED, Deal, Game, GameResult, Hidden, check_hidden
+from .game import COMPILED, MAX_MOVES, Deal, Game, GameResult, Hidden, check_hidden
 from .moves import (
     DECLARE_KIND,
     DRAW,
@@ -1030,6 +1030,9 @@ class SheddingGame(Game):
             game_over = game_over or self.scores[winner] >= cfg.target
         target = cfg.target if cfg.match and not cfg.countdown else None
         self._round_over(winner, reason, points, scored, target)
+        if len(self._moves) >= MAX_MOVES:  # G10
+            self._finish(winner, points, "move_limit")
+            return
         if game_over:
             self._finish(winner, points, reason)
             return
@@ -1040,6 +1043,11 @@ class SheddingGame(Game):
         if out is not None:
             self._round_mark = len(out)
         self._deal_round()
+
+    def _move_limit(self) -> None:
+        """G10: at the move limit the round in play ends as a blockade, and the game
+        with it (``_end_round`` sees the limit)."""
+        self._end_round(None)
 
     def _round_over(
         self,

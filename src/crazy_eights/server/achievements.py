@@ -217,7 +217,11 @@ async def award(
 
 
 async def award_game(conn: AsyncConnection, game: GameFinished) -> None:
-    """A finished game's subscriber (in its transaction, after the records'): ``award``."""
+    """A finished game's subscriber (in its transaction, after the records'): ``award``,
+    for rated games only: at a table with hints the Hard bot's own search may have
+    played every move for its player."""
+    if not game.rated:
+        return
     await award(
         conn,
         table_id=game.table_id,

@@ -185,6 +185,22 @@ unlocks = sa.Table(
     sa.Column("earned_at", sa.Float, nullable=False),
 )
 
+# quick play's tickets of a room on one process (a cluster keeps them in Redis), so that a
+# server that stops does not forget who was waiting (ticketstore.KeptQueueStore)
+match_tickets = sa.Table(
+    "match_tickets",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("id", sa.String(24), nullable=False),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("avatar", sa.String(16), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("ruleset", sa.String(16), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("length", sa.String(8), nullable=False),
+    sa.Column("joined", sa.Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

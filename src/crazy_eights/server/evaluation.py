@@ -41,7 +41,7 @@ async def count_game(conn: AsyncConnection, game: GameFinished) -> None:
     The totals are raised in SQL (``x = x + n``), so games finishing together, which may
     share a bot level's row, all count.
     """
-    if game.measured is None:
+    if game.measured is None or not game.public:  # a private game counts nowhere public
         return
     per_account: dict[int, Counts] = {}
     for seat, counts in zip(game.seats, game.measured.counts, strict=True):

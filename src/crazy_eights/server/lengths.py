@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
+from crazy_eights.engine import RULESETS
+
 from .errors import ApiError
 
 Length = Literal["round", "match"]
@@ -25,8 +27,16 @@ QUICK_SETTINGS: dict[str, dict[Length, dict[str, Any]]] = {
 
 def length_settings(ruleset: str, length: Length) -> dict[str, Any]:
     """The settings a quick-play length means for a ruleset; 422 ``bad_length`` when the
-    ruleset has no such length (a match of cycles), 422 ``bad_rules`` for no such ruleset."""
+    ruleset has no such length (a match of cycles), 422 ``no_quick_play`` for a ruleset
+    quick play does not offer (OpenSpiel's game), 422 ``bad_rules`` for no such ruleset."""
     offered = QUICK_SETTINGS.get(ruleset)
+    if offered is None and ruleset in RULESETS:
+        quick = ", ".join(QUICK_SETTINGS)
+        raise ApiError(
+            422,
+            "no_quick_play",
+            f"{ruleset} has no quick play (make a table for it); quick play offers {quick}",
+        )
     if offered is None:
         raise ApiError(422, "bad_rules", f"unknown ruleset {ruleset!r}")
     settings = offered.get(length)

@@ -73,11 +73,17 @@ def make_rules(data: dict[str, Any]) -> Rules:
 
 
 def check_table_limit(
-    tables: Tables, limit: int, account: Account, sitting_at: str | None = None
+    tables: Tables,
+    limit: int,
+    account: Account,
+    sitting_at: str | None = None,
+    *,
+    waiting: bool = False,
 ) -> None:
     """Refuse (429) an account that already holds a seat at its share of live tables
-    (the table it is sitting down at does not count)."""
-    held = sum(
+    (the table it is sitting down at does not count; a ticket ``waiting`` in quick
+    play's queue does, as it becomes a table)."""
+    held = int(waiting) + sum(
         1
         for actor in tables.live.values()
         if actor.id != sitting_at

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 SPREAD = 5.0  # ordinal points (200 shown rating points) a full table may span at once
 HARD_FROM = 8.0  # mean ordinal (1320 shown) from which the bots are "ismcts"
 DROP_GRACE = 3.0  # seconds a ticket outlives its last socket (a reload keeps it)
+RESTORED_GRACE = 30.0  # seconds a ticket read back on start waits for its person's socket
 COALESCE = 0.2  # seconds over which a queue's changes are told in one message
 POLL = 1.0  # seconds between looks at the queues (other processes' joins included)
 MATCHED_KEEP = 120.0  # seconds a process remembers where a matched account was seated
@@ -246,6 +247,9 @@ class Matchmaker:
     _task: asyncio.Task[None] | None = None
     _later: set[asyncio.Task[None]] = field(default_factory=set)
     _dirty: set[QueueKey] = field(default_factory=set)
+    _socket_news: dict[int, int] = field(default_factory=dict)
+    """Per account, how many of its match sockets opened or closed here (a drop's timer
+    acts only if nothing happened since it started)."""
 
     async def join(self, ticket: Ticket) -> Ticket:
         """Queue a person (their ticket already waiting elsewhere: 409 ``already_queued``)
@@ -408,16 +412,29 @@ class Matchmaker:
                 await self.store.online(account, -1)
 
     async def socket_opened(self, account: int) -> None:
+        self._socket_news[account] = self._socket_news.get(account, 0) + 1
         await self.store.sockets(account, +1)
 
     async def socket_closed(self, ticket: Ticket) -> None:
         """The person's socket went away: cancel their ticket unless one of theirs is
-        open again within ``DROP_GRACE`` seconds (on any process)."""
+        open again within ``DROP_GRACE`` seconds (on any process). Only the grace of
+        the last socket to close counts: an earlier one's timer does nothing."""
+        news = self._socket_news[ticket.account] = self._socket_news.get(ticket.account, 0) + 1
         if await self.store.sockets(ticket.account, -1) == 0:
-            self._run_later(self._drop_later(ticket))
+            self._run_later(self._drop_later(ticket, news))
 
-    async def _drop_later(self, ticket: Ticket) -> None:
-        await asyncio.sleep(DROP_GRACE)
+    def restored(self, tickets: Sequence[Ticket]) -> None:
+        """Tickets read back on start (their sockets died with the last server): each is
+        dropped unless a socket of its person opens within ``RESTORED_GRACE``."""
+        for ticket in tickets:
+            news = self._socket_news[ticket.account] = self._socket_news.get(ticket.account, 0) + 1
+            self._run_later(self._drop_later(ticket, news, RESTORED_GRACE))
+
+    async def _drop_later(self, ticket: Ticket, news: int, grace: float | None = None) -> None:
+        await asyncio.sleep(DROP_GRACE if grace is None else grace)
+        if self._socket_news.get(ticket.account) != news:
+            return  # a socket of theirs opened or closed since: its own grace counts
+        del self._socket_news[ticket.account]
         if (
             await self.store.sockets(ticket.account, 0) == 0
             and await self.store.of(ticket.account) == ticket

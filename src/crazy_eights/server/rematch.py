@@ -21,6 +21,10 @@ from .tables import TableHandle, Tables, new_table_id
 
 MAKING_TRIES = 50  # looks at a follow-up another asker is making, MAKING_WAIT apart
 MAKING_WAIT = 0.1
+REMATCH_RATE = 1.0
+"""Asks to play again an account may make a second ..."""
+REMATCH_BURST = 5.0
+"""... in bursts of this many (beyond: 429 ``throttled``)."""
 
 
 class FollowUps:

@@ -31,17 +31,19 @@ from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
 from .lobby import Lobby
-from .matchmaking import Matchmaker, MemoryQueueStore, QueueStore
+from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
 from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
-from .rematch import FollowUps
+from .rematch import REMATCH_BURST, REMATCH_RATE, FollowUps
+from .replays import Replays
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
 from .tables import Tables
 from .throttle import Throttles
+from .ticketstore import KeptQueueStore
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -80,11 +82,15 @@ class Room:
             },
         )
         self.analyses = Analyses(
-            self.engine, self.bots, analysis_config(settings), settings.bot_workers
+            self.engine,
+            self.bots,
+            analysis_config(settings),
+            sole=not settings.redis_url,
         )
         self.store = SqlTableStore(self.engine, self.writer, self._finish_subscribers())
         self.socket_opens = KeyedBuckets(settings.socket_opens, burst=4 * settings.socket_opens)
         self.match_joins = KeyedBuckets(quickplay.JOIN_RATE, burst=quickplay.JOIN_BURST)
+        self.rematch_asks = KeyedBuckets(REMATCH_RATE, burst=REMATCH_BURST)
         self.draining = False
         self.cluster: ClusterNode | None = None
         if settings.redis_url:
@@ -107,6 +113,7 @@ class Room:
             ArchonRule(min_games=settings.archon_min_games, days=settings.archon_days),
         )
         self.records = stats.RecordBook(self.engine, self.titles, settings.provisional_games)
+        self.replays = Replays(self.engine, self.titles)
         self.evaluations = evaluation.Evaluations(
             self.engine,
             min_games=settings.evaluation_min_games,
@@ -164,9 +171,10 @@ class Room:
         )
 
     def _queue_store(self) -> QueueStore:
-        """Quick play's queue: this process's own, or the cluster's in Redis."""
+        """Quick play's queue: this process's own (kept in the database), or the
+        cluster's in Redis."""
         if self.cluster is None:
-            return MemoryQueueStore()
+            return KeptQueueStore(self.engine)
         from .cluster.matchqueue import RedisQueueStore
 
         return RedisQueueStore(self.cluster.redis)
@@ -199,6 +207,9 @@ class Room:
         await self.titles.refresh()
         self.titles.start()
         restored = await self.tables.restore()
+        await self.analyses.resume()
+        if isinstance(self.matchmaker.store, KeptQueueStore):
+            self.matchmaker.restored(await self.matchmaker.store.load())
         self.matchmaker.start()
         self._watch()
         if self.cluster is not None:

@@ -1,4 +1,4 @@
-"""Records, match history, replays and openskill leaderboards.
+"""Records, match history and openskill leaderboards.
 
 Only finished games count. Leaving a running game counts as a loss and ranks the leaver
 last. Bot levels have accounts of their own, so they are rated in the same pool as people.
@@ -13,15 +13,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from crazy_eights.engine import Move, Rules, new_game
-
 from . import db, ratings
 from .archon import RuleOut, Titles, seat_titles
-from .errors import ApiError
 from .ratings import ordinal
 from .records.finish import GameFinished, RatingChanges
-from .records.games import StoredGame, finished_games, load_game
-from .table.seats import bot_names
+from .records.games import finished_games
 
 
 async def record_game(
@@ -72,7 +68,10 @@ async def _guests(conn: AsyncConnection, ids: list[int]) -> set[int]:
 async def rate_game(
     conn: AsyncConnection, game: GameFinished, *, rate_guests: bool = False
 ) -> RatingChanges:
-    """A finished game's rater (in its transaction): ``record_game`` for its seats."""
+    """A finished game's rater (in its transaction): ``record_game`` for its seats
+    (not for a private game: it counts in no public figure)."""
+    if not game.public:
+        return {}
     return await record_game(
         conn,
         ruleset=game.rules.ruleset,
@@ -147,32 +146,9 @@ def record_out(row: Any, settled_from: int = ratings.PROVISIONAL_GAMES) -> dict[
     }
 
 
-def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, Any]]:
-    """Every position of a finished game with all hands shown, for stepping through."""
-    game = new_game(rules, seed)
-    seats = range(rules.players)
-
-    def step(move: Move | None, by: int | None, events: list[Any]) -> dict[str, Any]:
-        return {
-            "version": len(game.moves),
-            "move": None if move is None else move.text,
-            "data": None if move is None else move.to_dict(),
-            "by": by,
-            "events": [e.for_seat(e.seat) for e in events],
-            "view": game.view(None),
-            "hands": [game.view(s).get("hand", []) for s in seats],
-        }
-
-    steps = [step(None, None, [])]
-    for row in moves:
-        move = Move.parse(row.move)  # the one place a stored move's text is read
-        steps.append(step(move, row.seat, game.play(move)))
-    return steps
-
-
 class RecordBook:
-    """What the room answers about records: per-account records and history, the
-    leaderboards with their Master Card Archon titles, and replays of finished games."""
+    """What the room answers about records: per-account records and history, and the
+    leaderboards with their Master Card Archon titles (replays: ``replays.Replays``)."""
 
     def __init__(
         self,
@@ -251,21 +227,6 @@ class RecordBook:
         await self.titles.refresh()
         return self.titles.rule_out(ruleset)
 
-    async def replay(
-        self, table_id: str, *, viewer: int | None, code: str | None
-    ) -> dict[str, Any]:
-        """A finished game move by move, every hand shown (private tables: their players
-        and whoever has the invite ``code``)."""
-        async with self.engine.connect() as conn:
-            game = await load_game(conn, table_id, "seats", "moves")
-        if game is None:
-            raise ApiError(404, "no_table", "no such table")
-        if game.row.status != "finished":
-            raise ApiError(409, "not_finished", "replays are shown once the game is over")
-        if not game.visible_to(viewer, code):
-            raise ApiError(403, "private", "Replays of private tables are for their players.")
-        return replay_out(game, self.titles)
-
 
 def history_out(r: Any) -> dict[str, Any]:
     """One finished game of an account's history (``records.games.finished_games``)."""
@@ -277,32 +238,7 @@ def history_out(r: Any) -> dict[str, Any]:
         "left": r.left,
         "won": not r.left and (r.result or {}).get("winner") == r.seat,
         "result": r.result,
-        "rated": not r.hints,
+        "rated": not r.hints and r.public,
         "finished_at": r.finished_at,
         "replay": f"/api/tables/{r.id}/replay",
-    }
-
-
-def replay_out(game: StoredGame, titles: Titles) -> dict[str, Any]:
-    """A stored game with its seats, its moves and every position, for the replay."""
-    row = game.row
-    bots = bot_names([s.bot_level for s in game.seats])  # as the table named them
-    return {
-        "id": row.id,
-        "rules": row.rules,
-        "seed": game.seed,
-        "seats": [
-            {
-                "seat": s.seat,
-                "account": s.account_id,
-                "name": bot_name or s.display_name,
-                "bot": s.bot_level,
-                "left": s.left,
-                "archon": seat_titles(titles, s.account_id, s.bot_level),
-            }
-            for s, bot_name in zip(game.seats, bots, strict=True)
-        ],
-        "result": row.result,
-        "moves": [{"n": m.n, "seat": m.seat, "move": m.move, "at": m.at} for m in game.moves],
-        "steps": replay_steps(game.rules, game.seed, list(game.moves)),
     }

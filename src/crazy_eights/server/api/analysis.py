@@ -7,11 +7,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
+from crazy_eights.engine.rules import PLAYERS
+
 from .deps import CurrentAccount, OptionalAccount, RoomDep
 
 router = APIRouter(tags=["records"])
 
-SeatNo = Annotated[int, Query(ge=0, le=7, description="the analysed seat")]
+MAX_SEAT = max(high for _, high in PLAYERS.values()) - 1
+"""The highest seat of any ruleset (OpenSpiel's game seats up to 15 players)."""
+SeatNo = Annotated[int, Query(ge=0, le=MAX_SEAT, description="the analysed seat")]
 
 
 @router.post("/api/tables/{table_id}/analysis")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from crazy_eights.engine import RULESETS, Rules
 
-from ..auth import COOKIE
+from ..auth import COOKIE, Account
 from ..botpool import BOT_LEVELS
 from ..errors import ApiError
 from ..lengths import Length, length_settings
@@ -21,6 +21,7 @@ from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
 from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
+from ..rematch import REMATCH_RATE
 from ..room import Room
 from ..security import origin_allowed
 from ..table import ops
@@ -92,10 +93,18 @@ async def list_tables(room: RoomDep) -> list[TableInfo]:
     return await room.lobby.listed()
 
 
+async def table_limit(room: Room, account: Account, sitting_at: str | None = None) -> None:
+    """``check_table_limit`` for this account, its ticket in quick play's queue counted
+    (a match seats it at one more table)."""
+    waiting = await room.matchmaker.store.of(account.id) is not None
+    limit = room.settings.tables_per_account
+    check_table_limit(room.tables, limit, account, sitting_at, waiting=waiting)
+
+
 @router.post("/api/tables", status_code=201)
 async def create_table(body: CreateTable, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Create a table; the creator takes the first seat without a bot."""
-    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    await table_limit(room, account)
     rules = make_rules(body.rules)
     bots = {b.seat: b.level for b in body.bots}
     if any(seat >= rules.players for seat in bots):
@@ -131,7 +140,7 @@ async def get_table(
 async def sit(table_id: str, body: Sit, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Take a seat (a free one when ``seat`` is left out)."""
     table = await _live(room.tables, table_id)
-    check_table_limit(room.tables, room.settings.tables_per_account, account, sitting_at=table_id)
+    await table_limit(room, account, sitting_at=table_id)
     result: TableInfo = await table.request(ops.Sit(player(account), body.seat, body.code))
     return result
 
@@ -157,8 +166,16 @@ async def rematch(table_id: str, account: CurrentAccount, room: RoomDep) -> Tabl
     """Play again with the same people and rules (a player of this finished game only):
     the first to ask gets a new table with the same settings and bots, every later asker
     a seat at that same table; it starts once every seat is taken (or its creator starts
-    it). Answers the new table's info; the finished table tells its members."""
-    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    it). Answers the new table's info; the finished table tells its members. Asked
+    too often: 429 ``throttled``."""
+    if not room.rematch_asks.take(str(account.id)):
+        raise ApiError(
+            429,
+            "throttled",
+            "you asked to play again too often: wait a few seconds",
+            headers={"Retry-After": str(round(1 / REMATCH_RATE))},
+        )
+    await table_limit(room, account)
     table = await room.tables.handle(table_id)
     if table is None:  # unloaded since the game ended: answered from its row
         return await room.follow_ups.from_store(table_id, player(account))
@@ -181,7 +198,7 @@ async def invite(code: str, room: RoomDep, account: OptionalAccount) -> TableInf
 async def quickplay(body: QuickPlay, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Sit at an open public table of the ruleset (and length), or start a new one with
     bots, at once; the browser's quick play waits in the queue (``/api/match``) instead."""
-    check_table_limit(room.tables, room.settings.tables_per_account, account)
+    await table_limit(room, account)
     length = length_settings(body.ruleset, body.length) if body.length else {}
     rules = make_rules(
         {"ruleset": body.ruleset} | ({"players": body.players} if body.players else {}) | length

@@ -97,7 +97,9 @@ async def cancel_queue(account: CurrentAccount, room: RoomDep) -> Response:
 
 @router.post("/api/match/now", status_code=201)
 async def play_now(account: CurrentAccount, room: RoomDep) -> TableInfo:
-    """Stop waiting and play now against bots (404 ``not_queued``)."""
+    """Stop waiting and play now against bots (404 ``not_queued``; 429
+    ``too_many_tables`` for an account at its share of tables)."""
+    check_table_limit(room.tables, room.settings.tables_per_account, account)
     table_id = await room.matchmaker.play_now(account.id)
     table = await room.tables.handle(table_id)
     if table is None:  # finished already: cannot happen to a table dealt just now

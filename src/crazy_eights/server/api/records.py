@@ -1,17 +1,18 @@
 """Records over HTTP: an account's records and history, the leaderboards with their
-Master Card Archon rule, and replays of finished games (the service is
-``stats.RecordBook``)."""
+Master Card Archon rule (the service is ``stats.RecordBook``), and replays of finished
+games (``replays.Replays``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request, Response
 
 from crazy_eights.engine import RULESETS
 
 from ..archon import RuleOut
 from ..errors import ApiError
+from ..throttle import client_key
 from .deps import OptionalAccount, RoomDep
 
 router = APIRouter(tags=["records"])
@@ -60,10 +61,29 @@ async def archon_rule(ruleset: str, room: RoomDep) -> RuleOut:
     return await room.records.archon_rule(ruleset)
 
 
-@router.get("/api/tables/{table_id}/replay")
+@router.get("/api/tables/{table_id}/replay", response_model=None)
 async def table_replay(
-    table_id: str, room: RoomDep, account: OptionalAccount, code: str | None = None
-) -> dict[str, Any]:
+    table_id: str,
+    request: Request,
+    room: RoomDep,
+    account: OptionalAccount,
+    code: str | None = None,
+) -> Response:
     """A finished game move by move, every hand shown (private tables: their players and
-    whoever has the invite ``code``)."""
-    return await room.records.replay(table_id, viewer=account.id if account else None, code=code)
+    whoever has the invite ``code``). Built once per game and cached: it carries an
+    ``ETag`` (``If-None-Match`` gets a 304) and ``Cache-Control``; more than a few a
+    second from one address get a 429 ``rate_limited``."""
+    answer = await room.replays.answer(
+        table_id,
+        viewer=account.id if account else None,
+        code=code,
+        address=client_key(request),
+        if_none_match=request.headers.get("if-none-match"),
+        gzip_ok="gzip" in request.headers.get("accept-encoding", ""),
+    )
+    return Response(
+        answer.body,
+        status_code=answer.status,
+        headers=answer.headers,
+        media_type="application/json" if answer.status == 200 else None,
+    )

@@ -35,6 +35,9 @@ class FinishedSeat:
     """A person who left the running game (it counts as a loss)."""
     bot: str | None
     """The bot level that sat here from the start, if a bot did."""
+    played: bool = True
+    """Whether the person made a move of the seat themselves (False: only a stand-in
+    bot did, as far as the table saw since it was last loaded)."""
 
     @property
     def human(self) -> bool:
@@ -49,12 +52,16 @@ class GameFinished:
     table_id: str
     rules: Rules
     rated: bool
+    """Public and without hints (``Spec.rated``)."""
     seats: tuple[FinishedSeat, ...]
     result: Mapping[str, Any]
     measured: GameMeasures | None
     """Each seat's counts and penalties from replaying the stored moves (measured
     once, before the transaction, as the replay takes a while); None when it could not
     be replayed."""
+    public: bool = True
+    """A private game counts in no public figure (records, evaluation, accuracy,
+    achievements): it is its players' own, in their history."""
 
 
 class Rater(Protocol):

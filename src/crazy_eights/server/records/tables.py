@@ -189,7 +189,8 @@ class SqlTableStore:
             table_id=table_id,
             rules=spec.rules,
             rated=spec.rated,
-            seats=tuple(FinishedSeat(s.seat, s.account_id, s.left, s.bot) for s in seats),
+            public=spec.public,
+            seats=tuple(FinishedSeat(s.seat, s.account_id, s.left, s.bot, s.played) for s in seats),
             result=result,
             measured=await measure_safely(table_id, stored.rules, stored.seed, stored.move_texts),
         )

@@ -51,6 +51,7 @@ async def on_play(ctx: TableContext, op: Play) -> None:
         ctx.out.error(member, "illegal", exc.reason, op.seq)
     else:
         seat.timeouts = 0
+        seat.played = True
 
 
 def checked_move(table: TableState, seat_no: int | None, op: Play) -> tuple[int, Move]:

@@ -12,13 +12,15 @@ from .ops import Rematch
 
 async def on_rematch(ctx: TableContext, op: Rematch) -> TableInfo:
     """Seat a player of this finished game at its follow-up (made for the first to
-    ask) and tell everyone here who sits there now."""
+    ask) and tell everyone here who sits there now (when that changed)."""
     table = ctx.table
     ask = rematch.asker(table.status, table.seats, op.player, table.id, table.spec)
     if ctx.follow_ups is None:
         raise ApiError(503, "no_rematch", "rematches are not offered here")
     info = await ctx.follow_ups(ask)
     by = table.rematch.by if table.rematch is not None else op.player.name
-    table.rematch = rematch.offer(info, table.seats, by)
-    ctx.out.to_all(RematchOut(table=table.id, clock=None, rematch=table.rematch))
+    offer = rematch.offer(info, table.seats, by)
+    if offer != table.rematch:  # a repeated ask changes nothing: nothing to tell
+        table.rematch = offer
+        ctx.out.to_all(RematchOut(table=table.id, clock=None, rematch=offer))
     return info

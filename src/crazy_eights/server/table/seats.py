@@ -24,6 +24,9 @@ class Seat:
     """Moves the stand-in has played for this seat since it took over."""
     timeouts: int = 0
     called: bool = False
+    played: bool = False
+    """The person made a move here themselves (since the table was loaded): a seat only
+    a stand-in played is not analysed on its own."""
 
     @property
     def taken(self) -> bool:

@@ -33,7 +33,9 @@ class Spec:
 
     @property
     def rated(self) -> bool:
-        return not self.hints
+        """Rated: public and without hints. A private game is its players' own and
+        counts in no public figure (records, ratings, evaluation, achievements)."""
+        return not self.hints and self.public
 
 
 @dataclass(frozen=True)

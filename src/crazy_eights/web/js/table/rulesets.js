@@ -20,7 +20,7 @@ const SHEDDING = {
   standing: (pts) => `${pts} point${pts === 1 ? "" : "s"}`,
   /** How the game ended, under the standings: "3 rounds · the last ended in a blockade". */
   ending: (r) => {
-    const how = { blockade: "ended in a blockade", out: "ended with a player out", turn_limit: "ended at the turn limit" }[r.reason] || "";
+    const how = { blockade: "ended in a blockade", out: "ended with a player out", turn_limit: "ended at the turn limit", move_limit: "reached the limit of 10,000 moves" }[r.reason] || "";
     const rounds = r.rounds || 1;
     if (rounds === 1) return `One round, ${how}`;
     return `${rounds} rounds \u00b7 the last ${how}`;
