@@ -1011,6 +1011,28 @@ class SheddingGame(Game):
         reason: EndReason = "out" if winner is not None else "blockade"
         if winner is None and not cfg.countdown:
             winner = self._blockade_winner(points)
+        scored, game_over = self._score_round(winner, points)
+        target = cfg.target if cfg.match and not cfg.countdown else None
+        self._round_over(winner, reason, points, scored, target)
+        if len(self._moves) >= MAX_MOVES:  # G10
+            self._finish(winner, points, "move_limit")
+            return
+        if game_over:
+            self._finish(winner, points, reason)
+            return
+        self.dealer = (self.dealer + 1) % n
+        self.round += 1
+        self.direction = 1
+        out = self._out
+        if out is not None:
+            self._round_mark = len(out)
+        self._deal_round()
+
+    def _score_round(self, winner: int | None, points: list[int]) -> tuple[list[int], bool]:
+        """Score a finished round: what each seat scored,
+        and whether the game is over."""
+        cfg = self._cfg
+        n = cfg.n
         scored = [0] * n
         game_over = not cfg.match
         if cfg.countdown:
@@ -1028,21 +1050,7 @@ class SheddingGame(Game):
             scored[winner] = sum(points[s] for s in range(n) if s != winner)
             self.scores[winner] += scored[winner]
             game_over = game_over or self.scores[winner] >= cfg.target
-        target = cfg.target if cfg.match and not cfg.countdown else None
-        self._round_over(winner, reason, points, scored, target)
-        if len(self._moves) >= MAX_MOVES:  # G10
-            self._finish(winner, points, "move_limit")
-            return
-        if game_over:
-            self._finish(winner, points, reason)
-            return
-        self.dealer = (self.dealer + 1) % n
-        self.round += 1
-        self.direction = 1
-        out = self._out
-        if out is not None:
-            self._round_mark = len(out)
-        self._deal_round()
+        return scored, game_over
 
     def _move_limit(self) -> None:
         """G10: at the move limit the round in play ends as a blockade, and the game
