@@ -20,7 +20,7 @@ def test_a_later_socket_gets_its_whole_grace(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(matchmaking, "DROP_GRACE", GRACE)
-    with room(tmp_path) as client:
+    with room(tmp_path, match_alone="wait") as client:
         _, token = guest(client)
         joined = client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
         assert joined.status_code == 201

@@ -16,18 +16,18 @@ from .inprocess import as_, guest, served
 
 
 def test_a_waiting_ticket_outlives_a_restart(fast_settings: SettingsFactory) -> None:
-    with served(fast_settings, match_window_seconds=600) as client:
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:
         _, token = guest(client)
         joined = client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
         assert joined.status_code == 201
         ticket = joined.json()["ticket"]
-    with served(fast_settings, match_window_seconds=600) as client:  # the server starts again
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:  # the server starts again
         mine = client.get("/api/match", headers=as_(token)).json()
         assert mine is not None and mine["ticket"] == ticket
         with client.websocket_connect("/ws/match", headers=as_(token)) as ws:
             assert ws.receive_json()["type"] == "queue"
         assert client.delete("/api/match", headers=as_(token)).status_code == 204
-    with served(fast_settings, match_window_seconds=600) as client:  # cancelled: not back
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:  # cancelled: not back
         assert client.get("/api/match", headers=as_(token)).json() is None
 
 
@@ -35,10 +35,10 @@ def test_a_restored_ticket_nobody_comes_back_for_is_dropped(
     fast_settings: SettingsFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(matchmaking, "RESTORED_GRACE", 0.3)
-    with served(fast_settings, match_window_seconds=600) as client:
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:
         _, token = guest(client)
         client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
-    with served(fast_settings, match_window_seconds=600) as client:
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:
         deadline = time.monotonic() + 10
         while client.get("/api/match", headers=as_(token)).json() is not None:
             assert time.monotonic() < deadline, "the ticket was never dropped"

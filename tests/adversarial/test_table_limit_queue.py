@@ -11,7 +11,7 @@ from .inprocess import as_, guest, make_table, room
 
 
 def test_a_waiting_ticket_counts_against_the_table_limit(tmp_path: Path) -> None:
-    with room(tmp_path, tables_per_account=2) as client:
+    with room(tmp_path, tables_per_account=2, match_alone="wait") as client:
         _, token = guest(client)
         make_table(client, token)
         joined = client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
