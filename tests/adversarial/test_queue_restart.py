@@ -21,13 +21,15 @@ def test_a_waiting_ticket_outlives_a_restart(fast_settings: SettingsFactory) -> 
         joined = client.post("/api/match", json={"ruleset": "classic"}, headers=as_(token))
         assert joined.status_code == 201
         ticket = joined.json()["ticket"]
-    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:  # the server starts again
+    # the server starts again
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:
         mine = client.get("/api/match", headers=as_(token)).json()
         assert mine is not None and mine["ticket"] == ticket
         with client.websocket_connect("/ws/match", headers=as_(token)) as ws:
             assert ws.receive_json()["type"] == "queue"
         assert client.delete("/api/match", headers=as_(token)).status_code == 204
-    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:  # cancelled: not back
+    # cancelled: not back
+    with served(fast_settings, match_window_seconds=600, match_alone="wait") as client:
         assert client.get("/api/match", headers=as_(token)).json() is None
 
 
