@@ -29,6 +29,7 @@ def two_nodes(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[lis
             redis=redis_url,
             name=f"m{i}",
             CE_MATCH_WINDOW_SECONDS="6",
+            CE_MATCH_ALONE="wait",  # the queue itself is tested: nobody is seated at once
         )
         for i in range(2)
     ]
