@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 Name = Literal[
     "new",
@@ -54,24 +54,7 @@ HELP: dict[str, str] = {
     "(!play 7H last card). After your play it is too late (rule G7): you pick up the "
     "cycle and 3 cards. A false call shows how many cards of the suit you hold.",
 }
-NAMES: tuple[Name, ...] = (
-    "new",
-    "join",
-    "leave",
-    "start",
-    "bots",
-    "end",
-    "play",
-    "draw",
-    "pass",
-    "hand",
-    "table",
-    "score",
-    "rules",
-    "help",
-    "choose",
-    "link",
-)
+NAMES: tuple[Name, ...] = get_args(Name)  # in the order ``!help`` lists them
 ALIASES: dict[str, Name] = {"p": "play", "d": "draw", "cards": "hand", "notes": "table"}
 PRIVATE_OK: frozenset[Name] = frozenset({"hand", "help", "rules", "link", "choose"})
 """Commands that may be said to the host privately; the rest belong in the channel."""
