@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from crazy_eights.server import sockets as socket_module
+from crazy_eights.server.api import table_socket as socket_module
 from tests.server.test_rematch import duel, finished_game
 
 from .conftest import Call, at_once, statuses

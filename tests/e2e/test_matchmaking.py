@@ -147,8 +147,9 @@ def test_alone_online_play_deals_at_once(new_page: Any, console: Any) -> None:
     assert page.locator(".queue-panel").count() == 0
     assert not any("/ws/match" in url for url in seen), seen
     assert page.locator(".opponents .player").count() == 3
-    # the table says who deals: a marked seat, and the log's first line
-    page.locator(".player.dealer").wait_for()
+    # the table says who deals: a marked seat (an opponent's panel or your own), and the
+    # log's first line
+    page.locator(".dealer .dealer-chip").first.wait_for()
     assert "deal" in page.locator(".log").inner_text()
     shot(page, "quick-play-alone-dealer")
     assert not [t for t in logged if "WebSocket" in t], logged
