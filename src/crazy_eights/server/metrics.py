@@ -55,6 +55,17 @@ BOT_WAIT_SECONDS = Histogram(
 )
 for _priority in PRIORITIES:  # every class is there from the first scrape, at zero
     BOT_WAIT_SECONDS.labels(_priority)
+REDIS_ROUND_TRIPS = Counter(
+    "ce_redis_round_trips",
+    "Commands (or pipelines) this node sent to Redis, each one round trip (cluster)",
+    registry=REGISTRY,
+)
+REDIS_SECONDS = Histogram(
+    "ce_redis_seconds",
+    "A Redis round trip: from sending a command (or pipeline) to its first reply (cluster)",
+    buckets=FAST,
+    registry=REGISTRY,
+)
 ERRORS = Counter(
     "ce_errors",
     "Errors answered to clients (HTTP and socket), by code",

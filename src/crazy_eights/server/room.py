@@ -287,6 +287,7 @@ class Room:
 
 
 def _redis(url: str) -> Redis:
-    client = require("redis.asyncio", extra="cluster", feature="cluster mode (--redis)")
-    redis: Redis = client.Redis.from_url(url)
-    return redis
+    require("redis.asyncio", extra="cluster", feature="cluster mode (--redis)")
+    from .cluster.redisclient import connect
+
+    return connect(url)
