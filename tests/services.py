@@ -41,6 +41,18 @@ STATE = "services.json"
 PG_USER = "postgres"  # the unprivileged account PostgreSQL runs as under root
 
 
+def end(process: subprocess.Popen[bytes] | None, seconds: float) -> None:
+    """Terminate ``process`` (if any) and wait; killed if it outlives ``seconds``."""
+    if process is None:
+        return
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class ServiceUnavailable(RuntimeError):
     """A server cannot be started here (its binaries are missing); says what to install."""
 
@@ -374,14 +386,7 @@ class Ngircd:
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None:
-            return
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end(process, 20)
 
     def restart(self) -> None:
         """Stop and start again on the same port: every client is cut off."""
@@ -498,14 +503,7 @@ class Synapse:
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is None:
-            return
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end(process, 30)
 
 
 def start(folder: Path) -> dict[str, str]:

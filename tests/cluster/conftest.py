@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .nodes import Node
+from .nodes import Node, start_all
 
 Cluster = Callable[[int], list[Node]]
 
@@ -23,11 +23,7 @@ def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Clust
             Node(tmp_path, database=postgres_url, redis=redis_url, name=f"n{len(nodes) + i}")
             for i in range(count)
         ]
-        for node in fresh:
-            node.start()
-        for node in fresh:
-            node.wait_ready()
-        nodes.extend(fresh)
+        nodes.extend(start_all(fresh))
         return fresh
 
     yield start

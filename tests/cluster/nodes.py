@@ -120,6 +120,15 @@ class Node:
         return time.monotonic() - started
 
 
+def start_all(nodes: list[Node]) -> list[Node]:
+    """Start ``nodes`` together (so they migrate and join at once), then wait for each."""
+    for node in nodes:
+        node.start()
+    for node in nodes:
+        node.wait_ready()
+    return nodes
+
+
 def guest(node: Node) -> str:
     """A new guest's session token, made through ``node``."""
     response = httpx.post(f"{node.url}/api/auth/guest")

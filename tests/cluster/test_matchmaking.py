@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from ..conftest import run_async
-from .nodes import COOKIE, Node, api, guest
+from .nodes import COOKIE, Node, api, guest, start_all
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -33,11 +33,7 @@ def two_nodes(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[lis
         )
         for i in range(2)
     ]
-    for node in nodes:
-        node.start()
-    for node in nodes:
-        node.wait_ready()
-    yield nodes
+    yield start_all(nodes)
     for node in nodes:
         node.kill()
 

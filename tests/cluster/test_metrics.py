@@ -12,7 +12,7 @@ import pytest
 from ..server.conftest import eventually
 from ..server.test_metrics import prometheus_up, query
 from ..services import free_port
-from .nodes import Node, Player
+from .nodes import Node, Player, start_all
 from .test_cluster import THREE_PLAYERS, play, table_of_two
 
 pytestmark = [pytest.mark.xdist_group("cluster"), pytest.mark.slow]
@@ -35,11 +35,8 @@ def test_a_real_prometheus_scrapes_both_nodes_of_a_cluster(
         )
         for i, port in enumerate(ports)
     ]
-    for node in nodes:
-        node.start()
     try:
-        for node in nodes:
-            node.wait_ready()
+        start_all(nodes)
         targets = [f"127.0.0.1:{port}" for port in ports]
         with prometheus_up(tmp_path, targets) as base:
             rules = THREE_PLAYERS | {"mode": "single"}
