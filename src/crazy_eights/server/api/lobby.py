@@ -22,7 +22,6 @@ from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
 from ..rematch import REMATCH_RATE
-from ..room import Room
 from ..security import origin_allowed
 from ..table import ops
 from ..table.store import Spec
@@ -93,7 +92,7 @@ async def list_tables(room: RoomDep) -> list[TableInfo]:
     return await room.lobby.listed()
 
 
-async def table_limit(room: Room, account: Account, sitting_at: str | None = None) -> None:
+async def table_limit(room: RoomDep, account: Account, sitting_at: str | None = None) -> None:
     """``check_table_limit`` for this account, its ticket in quick play's queue counted
     (a match seats it at one more table)."""
     waiting = await room.matchmaker.store.of(account.id) is not None
@@ -242,7 +241,7 @@ async def lobby_socket(ws: WebSocket) -> None:
         await _serve_lobby(ws, room)
 
 
-async def _serve_lobby(ws: WebSocket, room: Room) -> None:
+async def _serve_lobby(ws: WebSocket, room: RoomDep) -> None:
     """The lobby's tables, then every change to them, until the socket closes."""
     updates = room.lobby.bus.subscribe(LOBBY)
 
