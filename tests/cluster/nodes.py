@@ -81,7 +81,7 @@ class Node:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         return self
 
-    def wait_ready(self, seconds: float = 60) -> Node:
+    def wait_ready(self, seconds: float = 120) -> Node:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:

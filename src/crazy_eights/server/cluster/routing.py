@@ -191,20 +191,38 @@ class Router:
             future.set_exception(wire.error_in(message["e"]))
 
 
-class RoutedTable:
-    """A ``TableHandle`` for a table another node owns."""
+Find = Callable[[str], Awaitable[Any]]  # a table's id -> its handle now (or None)
 
-    def __init__(self, router: Router, table_id: str, owner: str) -> None:
+
+class RoutedTable:
+    """A ``TableHandle`` for a table another node owns.
+
+    When the owner answers that the table is moving (it is handing the table over, or
+    lost its lease: the operation was not run), the table is looked up again with
+    ``find`` and the operation sent once to wherever it now lives, so a person sitting
+    down during a handover is not told to retry.
+    """
+
+    def __init__(self, router: Router, table_id: str, owner: str, find: Find | None = None) -> None:
         self.router = router
         self.table_id = table_id
         self.owner = owner
+        self._find = find
 
     @property
     def node(self) -> str:
         return self.owner
 
     async def request(self, op: Op) -> Any:
-        return await self.router.request(self.owner, self.table_id, op)
+        try:
+            return await self.router.request(self.owner, self.table_id, op)
+        except ApiError as exc:
+            if exc.code != "table_moving" or self._find is None:
+                raise
+            moved = await self._find(self.table_id)
+            if moved is None or getattr(moved, "owner", None) == self.owner:
+                raise
+            return await moved.request(op)
 
     def submit(self, op: Op) -> None:
         self.router.submit(self.owner, self.table_id, op)

@@ -70,7 +70,7 @@ class ClusterTables(Tables):
                 if claim is not None:
                     return await claim
             elif (await self.leases.alive([owner]))[owner]:
-                return RoutedTable(self.router, table_id, owner)
+                return RoutedTable(self.router, table_id, owner, self.handle)
             if loop.time() > deadline:
                 raise ApiError(503, "table_unreachable", "the table's server is gone; retry")
             await asyncio.sleep(0.2)
