@@ -67,14 +67,14 @@ function myPanel(ctrl, el) {
   const p = v.players[me];
   const info = ctrl.seatInfo(me) || {};
   el.me.className = `me-panel${v.current === me ? " current" : ""}${v.dealer === me ? " dealer" : ""}`;
-  el.me.replaceChildren(
+  el.me.replaceChildren(...[ // (no nulls: replaceChildren would write them as text)
     h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 36) }),
     h("div", { class: "pinfo" },
       h("div", { class: "pname", text: info.name || "You" }),
       h("div", { class: "pfacts" }, archonBadge(info.archon), h("span", { text: cardCount(p.cards) }), playerFacts(ctrl, p).map((f) => h("span", { text: f }))),
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
     ...(ctrl.called ? [h("span", { class: "badge-called", role: "status", text: "Last card armed" })] : []),
-    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null);
+    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null].filter(Boolean));
 }
 
 /** Every panel: opponents left, across and right; yours (or the watched seat's) below. */
