@@ -42,14 +42,17 @@ class EngineBuildHook(MypycBuildHook):  # type: ignore[misc]
             first = str(exc).strip().splitlines()[:12]
             announce(
                 "crazy-eights: the engine could not be compiled with mypyc, so this build "
-                "has the pure Python engine (slower, the same rules):\n" + "\n".join(first)
+                "has the pure Python engine (slower, the same rules):\n" + "\n".join(first),
+                again=True,
             )
             return
         seconds = time.monotonic() - started
-        announce(f"crazy-eights: the rules engine is compiled with mypyc ({seconds:.0f} s)")
+        announce(
+            f"crazy-eights: the rules engine is compiled with mypyc ({seconds:.0f} s)", again=True
+        )
 
 
-def announce(line: str) -> None:
+def announce(line: str, *, again: bool = False) -> None:
     """Say what the build is doing where a person sees it.
 
     pip runs a build backend with its output captured and shows it only with ``pip -v``
@@ -58,12 +61,14 @@ def announce(line: str) -> None:
     spinner. The line goes to the captured output (``pip -v``, ``python -m build``, logs)
     and, when that is not a terminal, also to the terminal pip was started from, if any:
     under pip it appears after "Preparing metadata (pyproject.toml) ...", the step in
-    which pip has hatchling build the wheel."""
+    which pip has hatchling build the wheel. A line written ``again`` starts with a
+    carriage return: it overwrites the one character of pip's spinner that may stand at
+    the start of the line below the first."""
     print(line, file=sys.stderr, flush=True)
     if sys.stderr.isatty():
         return
     with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
-        tty.write(line + "\n")
+        tty.write(("\r" if again else "") + line + "\n")
 
 
 def get_build_hook() -> type[EngineBuildHook]:
