@@ -64,11 +64,12 @@ def announce(line: str, *, again: bool = False) -> None:
     which pip has hatchling build the wheel. A line written ``again`` starts with a
     carriage return: it overwrites the one character of pip's spinner that may stand at
     the start of the line below the first."""
+    # The terminal first: pip's spinner turns on each line it captures, and its character
+    # would stand before this one.
+    if not sys.stderr.isatty():
+        with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
+            tty.write(("\r" if again else "") + line + "\n")
     print(line, file=sys.stderr, flush=True)
-    if sys.stderr.isatty():
-        return
-    with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
-        tty.write(("\r" if again else "") + line + "\n")
 
 
 def get_build_hook() -> type[EngineBuildHook]:
