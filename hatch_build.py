@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 from typing import Any
 
 from hatch_mypyc.plugin import MypycBuildHook
@@ -33,28 +34,42 @@ class EngineBuildHook(MypycBuildHook):  # type: ignore[misc]
             "crazy-eights: compiling the rules engine with mypyc (a minute or two; "
             "CRAZY_EIGHTS_PURE=1 skips it)"
         )
+        started = time.monotonic()
         try:
             super().initialize(version, build_data)
         except Exception as exc:  # no compiler, or mypyc refused: fall back, and say so
             self.clean([version])
             first = str(exc).strip().splitlines()[:12]
-            self.app.display_warning(
+            announce(
                 "crazy-eights: the engine could not be compiled with mypyc, so this build "
-                "has the pure Python engine (slower, the same rules):\n" + "\n".join(first)
+                "has the pure Python engine (slower, the same rules):\n" + "\n".join(first),
+                again=True,
             )
             return
-        self.app.display_info("crazy-eights: the engine is compiled with mypyc")
+        seconds = time.monotonic() - started
+        announce(
+            f"crazy-eights: the rules engine is compiled with mypyc ({seconds:.0f} s)", again=True
+        )
 
 
-def announce(line: str) -> None:
-    """Say what the build is doing where a person sees it: pip runs build backends with
-    their output captured (shown with ``pip -v`` or on failure only), so the line also
-    goes to the terminal pip was started from, when there is one."""
+def announce(line: str, *, again: bool = False) -> None:
+    """Say what the build is doing where a person sees it.
+
+    pip runs a build backend with its output captured and shows it only with ``pip -v``
+    or when the build fails (pypa/pip#6634: there is no channel from a backend to pip's
+    screen), so a compile of a minute or two would pass in silence behind pip's
+    spinner. The line goes to the captured output (``pip -v``, ``python -m build``, logs)
+    and, when that is not a terminal, also to the terminal pip was started from, if any:
+    under pip it appears after "Preparing metadata (pyproject.toml) ...", the step in
+    which pip has hatchling build the wheel. A line written ``again`` starts with a
+    carriage return: it overwrites the one character of pip's spinner that may stand at
+    the start of the line below the first."""
+    # The terminal first: pip's spinner turns on each line it captures, and its character
+    # would stand before this one.
+    if not sys.stderr.isatty():
+        with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
+            tty.write(("\r" if again else "") + line + "\n")
     print(line, file=sys.stderr, flush=True)
-    if sys.stderr.isatty():
-        return
-    with contextlib.suppress(OSError), open("/dev/tty", "w") as tty:
-        tty.write(line + "\n")
 
 
 def get_build_hook() -> type[EngineBuildHook]:
