@@ -1,4 +1,6 @@
-"""A real IRC server (Debian's ngircd, ``tests/services.Ngircd``) for the chat host's tests."""
+"""A real IRC server (Debian's ngircd, ``tests/services.Ngircd``) for the chat host's tests,
+and the card room's database fixtures (a SQLite file, a PostgreSQL database) for the
+tests of its tables in the room."""
 
 from __future__ import annotations
 
@@ -7,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from ..server.conftest import (  # noqa: F401 - the card room's database fixtures
+    database_url,
+    fast_settings,
+    postgres_template,
+)
 from ..services import Ngircd, ServiceUnavailable
 
 
