@@ -66,7 +66,8 @@ def gateway(
     fast_settings: SettingsFactory, host_loop: Loop, room: TestClient
 ) -> Iterator[RoomGateway]:
     """The host's gateway on the room's database (which the room has migrated)."""
-    made = host_loop.run(RoomGateway.open(fast_settings(), room_url="http://room.test"))
+    opening = RoomGateway.open(fast_settings(), room_url="http://room.test", turn_seconds=90)
+    made = host_loop.run(opening)
     yield made
     host_loop.run(made.shutdown())
 
@@ -113,6 +114,8 @@ def test_a_chat_table_is_a_table_of_the_room(
         welcome = ws.receive_json()
         assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
         assert welcome["info"]["place"] == PLACE
+        clock = welcome["clock"]  # the host's turn timer, counted down for watchers
+        assert clock["timer"] == 90 and 0 < clock["left"] <= 90
         ws.send_json({"type": "move", "seq": welcome["state"]["version"], "move": "7H"})
         refused = ws.receive_json()
         assert refused["type"] == "error" and refused["code"] == "played_elsewhere"

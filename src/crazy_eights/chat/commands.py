@@ -63,7 +63,9 @@ async def _gateway(config: HostConfig) -> TableGateway:
     from .roomgateway import RoomGateway
 
     settings = ServerSettings(database_url=config.db)
-    return await RoomGateway.open(settings, room_url=config.room_url)
+    return await RoomGateway.open(
+        settings, room_url=config.room_url, turn_seconds=config.turn_seconds
+    )
 
 
 async def _serve(

@@ -30,7 +30,7 @@ from functools import partial
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from crazy_eights.engine import Event, IllegalMove, Move
+from crazy_eights.engine import Event, IllegalMove, Move, Rules
 from crazy_eights.server import achievements, db, evaluation, stats
 from crazy_eights.server.auth import Accounts
 from crazy_eights.server.chatnames import LINK_SECONDS, ChatNames
@@ -72,6 +72,7 @@ class RoomGateway:
         bot_account: Callable[[str], Awaitable[int]],
         *,
         room_url: str | None = None,
+        turn_seconds: float | None = None,
     ) -> None:
         self.engine = engine
         self.writer = writer
@@ -79,11 +80,18 @@ class RoomGateway:
         self.names = names
         self._bot_account = bot_account
         self.room_url = room_url.rstrip("/") if room_url else None
+        self.turn_seconds = turn_seconds
         self.local = LocalGateway(new_id=new_table_id)
         self._stored: dict[str, _Stored] = {}
 
     @classmethod
-    async def open(cls, settings: ServerSettings, *, room_url: str | None = None) -> RoomGateway:
+    async def open(
+        cls,
+        settings: ServerSettings,
+        *,
+        room_url: str | None = None,
+        turn_seconds: float | None = None,
+    ) -> RoomGateway:
         """A gateway on the database ``settings`` name, migrated to the newest schema
         (as ``crazy-eights serve`` does) and its writer started."""
         engine = db.make_engine(settings.sqlalchemy_url())
@@ -97,7 +105,13 @@ class RoomGateway:
         store = SqlTableStore(engine, writer, subscribers)
         accounts = Accounts(engine, settings)
         return cls(
-            engine, writer, store, ChatNames(engine), accounts.bot_account, room_url=room_url
+            engine,
+            writer,
+            store,
+            ChatNames(engine),
+            accounts.bot_account,
+            room_url=room_url,
+            turn_seconds=turn_seconds,
         )
 
     async def shutdown(self) -> None:
@@ -141,7 +155,7 @@ class RoomGateway:
         table_id, events = await self.local.create(spec, seats)
         room_spec = Spec(
             name=f"{spec.rules.ruleset} in {channel}"[:NAME_CHARS],
-            rules=spec.rules,
+            rules=self._room_rules(spec.rules),
             public=True,
             hints=False,
             takeover_after=0,  # the host's own timer and stand-ins
@@ -168,6 +182,14 @@ class RoomGateway:
             raise
         self._stored[table_id] = _Stored(room_spec, room_seats)
         return table_id, events
+
+    def _room_rules(self, rules: Rules) -> Rules:
+        """The rules as the room keeps them: with the host's turn timer, which browsers
+        watching the table count down (the engine does not read it: the same game)."""
+        if self.turn_seconds is None:
+            return rules
+        low, high = Rules.settings_for(rules.ruleset)["turn_timer"]["range"]
+        return rules.replace(turn_timer=min(high, max(low, round(self.turn_seconds))))
 
     async def _seats(self, network: str, seats: Sequence[ChatSeat]) -> tuple[Seats, bool]:
         """The room's seats for the chat's: a bot as its level's account, a nick as the

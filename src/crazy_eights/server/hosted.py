@@ -72,7 +72,8 @@ class HostedTables:
             return None
         table = self.followed.get(table_id)
         if table is None:
-            table = FollowedTable(record_of(game), self.deps, self._empty)
+            began = game.moves[-1].at if game.moves else game.row.started_at
+            table = FollowedTable(record_of(game), self.deps, self._empty, turn_began=began)
             self.followed[table_id] = table
         return table
 

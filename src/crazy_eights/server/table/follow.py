@@ -69,8 +69,15 @@ class FollowedTable:
     """A ``TableHandle`` of a table played elsewhere: watchers in, moves out."""
 
     def __init__(
-        self, record: TableRecord, deps: FollowDeps, on_empty: Callable[[FollowedTable], None]
+        self,
+        record: TableRecord,
+        deps: FollowDeps,
+        on_empty: Callable[[FollowedTable], None],
+        *,
+        turn_began: float | None = None,
     ) -> None:
+        """``turn_began``: when the turn under way began (Unix time: the last move's),
+        for the clock its watchers see."""
         self.deps = deps
         self._on_empty = on_empty
         self.state = TableState(
@@ -99,6 +106,7 @@ class FollowedTable:
         self.out = Outbox(self.state, deps.fanout)
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._time_turn(turn_began)
 
     @property
     def id(self) -> str:
@@ -203,7 +211,7 @@ class FollowedTable:
             ).scalar_one_or_none()
             moves = (
                 await conn.execute(
-                    sa.select(db.moves.c.seat, db.moves.c.move)
+                    sa.select(db.moves.c.seat, db.moves.c.move, db.moves.c.at)
                     .where(db.moves.c.table_id == self.id, db.moves.c.n >= state.version)
                     .order_by(db.moves.c.n)
                 )
@@ -212,14 +220,25 @@ class FollowedTable:
             return
         if state.game is None and status != "open":
             state.game = replay(state.rules, state.seed, [])
-        for seat, text in moves:
+        for seat, text, at in moves:
             assert state.game is not None
             events = state.game.play(Move.parse(text))
             state.movers.append(seat)
+            self._time_turn(at)
             self.out.deliver(messages.state_texts(state, events, text, seat, None))
         if status != state.status:
             state.status = status
+            state.clock.cancel()
             self.out.to_all(TableOut(table=self.id, clock=None, info=self.info()))
+
+    def _time_turn(self, began: float | None) -> None:
+        """Run the watchers' clock for the turn that began at ``began`` (the host's turn
+        timer is the table's ``turn_timer``; this clock only shows it, it calls no time)."""
+        if began is None or not self.state.running:
+            self.state.clock.cancel()
+            return
+        left = self.state.rules.turn_timer - (db.now() - began)
+        self.state.clock.arm(max(0.0, left), self.state.version)
 
     def stop(self) -> None:
         """Stop following (nobody watches any more)."""
