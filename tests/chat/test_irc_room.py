@@ -11,12 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +29,13 @@ from crazy_eights.server.auth import COOKIE
 from crazy_eights.server.settings import ServerSettings
 
 from ..conftest import run_async
-from ..services import Ngircd, free_port
+from ..services import Ngircd
+from .conftest import cli, room_env
 from .ircclient import Msg, Person
 from .scripted import Plan, Room, drive
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
 CHANNEL = "#cards"
 HOST = "eights"
 TURN = 20.0
@@ -55,61 +52,6 @@ CONFIG = HostConfig(
 PLACE = f"irc:127.0.0.1:{CHANNEL}"
 
 
-def _env(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        {
-            "CE_DATABASE_URL": database_url,
-            "CE_BOT_WORKERS": "0",
-            "CE_HASH_TIME_COST": "1",
-            "CE_HASH_MEMORY_KIB": "8192",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")])),
-        }
-    )
-    return env
-
-
-def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from crazy_eights.cli import main; main()", *args]
-
-
-@pytest.fixture
-def card_room(database_url: str, tmp_path: Path) -> Iterator[str]:
-    """A real card room (``crazy-eights serve``) on the test's database: its URL."""
-    port = free_port()
-    log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        _cli(
-            "serve",
-            *("--host", "127.0.0.1", "--port", str(port), "--db", database_url),
-            *("--log-level", "warning"),
-        ),
-        env=_env(database_url),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=tmp_path,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-            assert time.monotonic() < deadline, "the card room did not start"
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
 async def _until(check: Any, what: str, seconds: float = 30.0) -> Any:
     """Wait for ``await check()`` to give something (a state the room reaches)."""
     deadline = time.monotonic() + seconds
@@ -122,7 +64,8 @@ async def _until(check: Any, what: str, seconds: float = 30.0) -> Any:
 
 
 async def game(irc_port: int, room_url: str, database_url: str) -> None:
-    gateway = await RoomGateway.open(ServerSettings(database_url=database_url), room_url=room_url)
+    settings = ServerSettings(database_url=database_url)
+    gateway = await RoomGateway.open(settings, room_url=room_url, turn_seconds=TURN)
     host = Host(CONFIG, gateway)
     adapter = IrcAdapter(
         host,
@@ -273,14 +216,14 @@ async def _deal(irc_port: int) -> None:
 
 def test_a_killed_chat_host_leaves_no_table_playing(ngircd: Ngircd, tmp_path: Path) -> None:
     database = tmp_path / "room.db"
-    command = _cli(
+    command = cli(
         "chat-host",
         "--irc",
         f"irc://{HOST}@127.0.0.1:{ngircd.port}/{CHANNEL}",
         "--db",
         str(database),
     )
-    env = _env(str(database)) | {"CE_CHAT_TURN_SECONDS": "600", "CE_CHAT_BOT_DELAY": "0"}
+    env = room_env(str(database)) | {"CE_CHAT_TURN_SECONDS": "600", "CE_CHAT_BOT_DELAY": "0"}
 
     def start(name: str) -> subprocess.Popen[bytes]:
         log = open(tmp_path / name, "w")  # noqa: SIM115 - the process holds it

@@ -7,10 +7,8 @@ left running is abandoned when a host of its network starts."""
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -23,35 +21,10 @@ from crazy_eights.server import create_app
 from crazy_eights.server.auth import COOKIE
 
 from ..server.conftest import SettingsFactory, eventually
+from .loops import Loop
 
-T = TypeVar("T")
 NETWORK = "irc:127.0.0.1"
 PLACE = f"{NETWORK}:#cards"
-
-
-class Loop:
-    """An event loop on a thread of its own, for the host's side of a test whose room
-    runs in Starlette's test client (which runs its own loop)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, work: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(60)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join()
-        self.loop.close()
-
-
-@pytest.fixture
-def host_loop() -> Iterator[Loop]:
-    loop = Loop()
-    yield loop
-    loop.close()
 
 
 @pytest.fixture
