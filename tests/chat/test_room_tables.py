@@ -136,6 +136,12 @@ def test_link_ties_a_nick_to_an_account(
     ada_id = room.get("/api/me", headers=ada).json()["id"]
     assert used.json() == {"network": NETWORK, "nick": "Alice", "account": ada_id}
     assert room.post(f"/api/chat-links/{token}", headers=ada).status_code == 404  # once
+    gateway.names.link_seconds = -1.0  # a link past its time
+    late = host_loop.run(gateway.link("bob", NETWORK))
+    assert late is not None
+    late_token = late.split("/#/link/")[1].split()[0]
+    assert room.get(f"/api/chat-links/{late_token}").status_code == 404
+    assert room.post(f"/api/chat-links/{late_token}", headers=ada).status_code == 404
 
     # alice (any case) now plays as ada: her table is rated and counts in ada's record.
     seats = [ChatSeat(seat=0, name="alice"), ChatSeat(seat=1, name="bot2", bot="random")]

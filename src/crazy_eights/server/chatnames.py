@@ -98,6 +98,8 @@ class ChatNames:
         token = secrets.token_urlsafe(24)
         now = db.now()
         async with self.engine.begin() as conn:
+            # links past their time are of no use to anyone: they go as new ones come
+            await conn.execute(db.chat_links.delete().where(db.chat_links.c.expires_at < now))
             await conn.execute(
                 db.chat_links.insert().values(
                     token_hash=token_hash(token),

@@ -33,6 +33,7 @@ from . import messages
 from .bots import BotTurns, HintDesk, Thinker
 from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
+from .members import Member
 from .ops import Describe, Join, Joined, Op, Part, Ping, Sync
 from .outbox import Outbox
 from .presence import Presence
@@ -156,10 +157,11 @@ class FollowedTable:
     def _join(self, op: Join) -> Joined:
         state = self.state
         member = op.member
-        if not state.may_watch(member.account_id, op.code):
-            return Joined(False, 4003, "private table: use its invite code")
-        if state.members.spectators >= self.deps.max_spectators:
-            return Joined(False, 4029, "this table has its fill of watchers")
+        refusal = self._refusal(member, op.code)
+        if refusal is not None:
+            if not state.members:  # nobody to follow it for
+                self._on_empty(self)
+            return refusal
         member.seat = None  # the seats are played in the chat
         state.members.add(member)
         state.presence.count()
@@ -167,6 +169,14 @@ class FollowedTable:
         if self._task is None:
             self._task = spawn(self._follow())
         return Joined(True)
+
+    def _refusal(self, member: Member, code: str | None) -> Joined | None:
+        """Why ``member`` may not watch (None: they may)."""
+        if not self.state.may_watch(member.account_id, code):
+            return Joined(False, 4003, "private table: use its invite code")
+        if self.state.members.spectators >= self.deps.max_spectators:
+            return Joined(False, 4029, "this table has its fill of watchers")
+        return None
 
     def _part(self, op: Part) -> None:
         member = self.state.members.remove(op.member_id)
