@@ -92,7 +92,7 @@ class HostedTables:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         for table in list(self.followed.values()):
-            table.stop()
+            table.stop(close_code=1012)  # the watchers reconnect to another process
         self.followed.clear()
 
     async def _list_loop(self) -> None:

@@ -250,9 +250,14 @@ class FollowedTable:
         left = self.state.rules.turn_timer - (db.now() - began)
         self.state.clock.arm(max(0.0, left), self.state.version)
 
-    def stop(self) -> None:
-        """Stop following (nobody watches any more)."""
+    def stop(self, close_code: int | None = None) -> None:
+        """Stop following (nobody watches any more, or the process stops: then close
+        every watcher's socket with ``close_code``, 1012 to say "come back")."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
         self.state.presence.cancel()
+        self.state.clock.cancel()
+        if close_code is not None:
+            for member in list(self.state.members):
+                self.out.close(member, close_code)
