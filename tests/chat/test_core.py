@@ -9,6 +9,7 @@ import doctest
 
 import pytest
 
+from crazy_eights.chat import gateway as gateway_module
 from crazy_eights.chat import outbox, parse, words
 from crazy_eights.chat.config import ConfigError, HostConfig, IrcNetwork, load_config
 from crazy_eights.chat.gateway import LocalGateway
@@ -27,7 +28,7 @@ class Clock:
         return self.now
 
 
-@pytest.mark.parametrize("module", [outbox, parse, words])
+@pytest.mark.parametrize("module", [outbox, parse, words, gateway_module])
 def test_doctests(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 
@@ -104,6 +105,16 @@ def test_config_from_variables_and_file(tmp_path: object) -> None:
         IrcNetwork.from_url("irc://nick:secret@host/#c")
     network = IrcNetwork.from_url("irc://dealer@127.0.0.1:6668/#cards,#eights")
     assert (network.nick, network.port, network.channels) == ("dealer", 6668, ("#cards", "#eights"))
+
+
+def test_the_card_rooms_database_and_address_from_variables() -> None:
+    secret = "postgresql://ce:hunter2@db/ce"
+    env = {"CE_CHAT_DB": secret, "CE_CHAT_ROOM_URL": "https://cards.example"}
+    config, _ = load_config(env)
+    assert (config.db, config.room_url) == (secret, "https://cards.example")
+    assert "hunter2" not in repr(config)  # a database password is never logged
+    with pytest.raises(ConfigError, match="room_url"):
+        load_config({"CE_CHAT_ROOM_URL": "cards.example"})
 
 
 async def _table(

@@ -8,6 +8,7 @@ only from ``CE_CHAT_IRC_PASSWORD`` / ``CE_CHAT_MATRIX_PASSWORD`` or the file's
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -18,6 +19,7 @@ import typer
 
 from ..extras import MissingExtra, require
 from .config import ConfigError, HostConfig, IrcNetwork, MatrixNetwork, load_config
+from .gateway import LocalGateway, TableGateway
 
 
 def _networks(urls: list[str], extra: dict[str, Any]) -> list[IrcNetwork]:
@@ -51,19 +53,35 @@ def _matrix(
     )
 
 
+async def _gateway(config: HostConfig) -> TableGateway:
+    """The card room's tables on ``config.db`` (``RoomGateway``), else tables kept in
+    this process alone (``LocalGateway``)."""
+    if not config.db:
+        return LocalGateway()
+    from crazy_eights.server.settings import ServerSettings
+
+    from .roomgateway import RoomGateway
+
+    settings = ServerSettings(database_url=config.db)
+    return await RoomGateway.open(
+        settings, room_url=config.room_url, turn_seconds=config.turn_seconds
+    )
+
+
 async def _serve(
     config: HostConfig, networks: list[IrcNetwork], matrix: MatrixNetwork | None
 ) -> None:
-    from .gateway import LocalGateway
     from .host import Host
     from .irc import IrcAdapter
 
-    host = Host(config, LocalGateway())
+    gateway = await _gateway(config)
+    host = Host(config, gateway)
     adapters: list[Any] = [IrcAdapter(host, n, private=config.private) for n in networks]
     if matrix is not None:
         from .matrix import MatrixAdapter
 
         adapters.append(MatrixAdapter(host, matrix))
+    await _close_orphans(gateway, [adapter.name for adapter in adapters])
     for adapter in adapters:
         adapter.start()
     stop = asyncio.Event()
@@ -74,6 +92,22 @@ async def _serve(
     for adapter in adapters:
         await adapter.stop()
     await host.stop()
+    await _shutdown(gateway)
+
+
+async def _close_orphans(gateway: TableGateway, networks: list[str]) -> None:
+    """Tables a crashed host of these networks left running are abandoned first."""
+    from .roomgateway import RoomGateway
+
+    if isinstance(gateway, RoomGateway):
+        await gateway.close_orphans(networks)
+
+
+async def _shutdown(gateway: TableGateway) -> None:
+    from .roomgateway import RoomGateway
+
+    if isinstance(gateway, RoomGateway):
+        await gateway.shutdown()
 
 
 def register(app: typer.Typer) -> None:
@@ -96,10 +130,25 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(help="a TOML file: \\[host] settings, \\[irc] url and password"),
         ] = None,
+        db: Annotated[
+            str | None,
+            typer.Option(
+                help="the card room's database (a SQLite file or postgresql://...; "
+                "CE_CHAT_DB): every table becomes a table of the room"
+            ),
+        ] = None,
+        room_url: Annotated[
+            str | None,
+            typer.Option(help="the card room's address, for !link (CE_CHAT_ROOM_URL)"),
+        ] = None,
     ) -> None:
         """Host card tables in chat channels (docs/chat.md); settings from CE_CHAT_*."""
         try:
             settings, extra = load_config(file=config)
+            if db or room_url:
+                settings = dataclasses.replace(
+                    settings, db=db or settings.db, room_url=room_url or settings.room_url
+                )
             networks = _networks(irc or [], extra)
             matrix_network = _matrix(matrix, matrix_user, matrix_rooms, extra)
         except ConfigError as exc:

@@ -31,7 +31,10 @@ class HostConfig:
     the output token bucket; ``commands_per_second`` and ``command_burst`` how fast one
     nick may give commands; ``line_bytes`` the longest line the host sends (IRC: the
     protocol's 512 bytes less the prefix the server adds); ``seed`` makes the tables'
-    seeds reproducible (tests), else each table draws one.
+    seeds reproducible (tests), else each table draws one. ``db`` is the card room's
+    database (a SQLite file or a PostgreSQL URL, as ``crazy-eights serve`` takes it):
+    with it every table is a table of the room (``roomgateway``), without it the tables
+    live in the host alone; ``room_url`` is the card room's address, for ``!link``.
     """
 
     prefix: str = "!"
@@ -47,6 +50,8 @@ class HostConfig:
     bot_level: str = "heuristic"
     bot_delay: float = 1.0
     seed: int | None = None
+    db: str | None = field(default=None, repr=False)
+    room_url: str | None = None
 
     def __post_init__(self) -> None:
         if not self.prefix or len(self.prefix) > 3 or any(c.isspace() for c in self.prefix):
@@ -65,6 +70,8 @@ class HostConfig:
             raise ConfigError(f"private must be notice or privmsg; got {self.private!r}")
         if self.bot_level not in BOT_LEVELS:
             raise ConfigError(f"bot_level must be one of {', '.join(BOT_LEVELS)}")
+        if self.room_url is not None and not self.room_url.startswith(("http://", "https://")):
+            raise ConfigError(f"room_url must be an http(s):// address; got {self.room_url!r}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,8 +3,8 @@ engine's game in this process.
 
 The chat table knows its game only through this seam: it opens a table, seats players
 and bots, sends moves (a person's, the table's ``timeout``, or a bot's decision),
-and reads views (RULES G5) and the events each move caused. A gateway to the card
-room's own tables (same database, lobby, replays) implements the same calls; see
+and reads views (RULES G5) and the events each move caused. ``roomgateway.RoomGateway``
+implements the same calls on the card room's database (lobby, history, replays); see
 ``docs/chat.md``.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from crazy_eights.bots import make_bot
-from crazy_eights.engine import Event, Game, IllegalMove, Move, Rules, new_game
+from crazy_eights.engine import Event, Game, IllegalMove, Move, Rules, new_game, replay
 from crazy_eights.engine.views import CyclesView, SheddingView
 
 View = SheddingView | CyclesView
@@ -95,19 +95,36 @@ class _Running:
     bots: dict[int, Any] = field(default_factory=dict)
 
 
+def place_parts(place: str) -> tuple[str, str]:
+    """A place's network and channel: ``irc:irc.example.net:#cards`` is
+    (``irc:irc.example.net``, ``#cards``); a Matrix room (``#cards:example`` or
+    ``!id:example``) keeps its own colon.
+
+    >>> place_parts("matrix:https://m.example:8448:#cards:m.example")
+    ('matrix:https://m.example:8448', '#cards:m.example')
+    """
+    for i in range(1, len(place)):
+        if place[i] in "#&!" and place[i - 1] == ":":
+            return place[: i - 1], place[i:]
+    network, _, channel = place.rpartition(":")
+    return network, channel
+
+
 class LocalGateway:
     """Tables played by the engine in this process, kept until closed; ``records``
-    holds the last ``keep`` closed tables' records (the room's store is not written)."""
+    holds the last ``keep`` closed tables' records (the room's store is not written).
+    ``new_id`` names each table (``chat-1``, ``chat-2``... by default)."""
 
-    def __init__(self, keep: int = 100) -> None:
+    def __init__(self, keep: int = 100, new_id: Callable[[], str] | None = None) -> None:
         self._tables: dict[str, _Running] = {}
-        self._ids = itertools.count(1)
+        ids = itertools.count(1)
+        self._new_id = new_id or (lambda: f"chat-{next(ids)}")
         self.records: deque[GameRecord] = deque(maxlen=keep)
 
     async def create(
         self, spec: ChatTableSpec, seats: Sequence[ChatSeat]
     ) -> tuple[str, list[Event]]:
-        table_id = f"chat-{next(self._ids)}"
+        table_id = self._new_id()
         game = new_game(spec.rules, spec.seed)
         self._tables[table_id] = _Running(spec, tuple(seats), game)
         return table_id, list(game.log)
@@ -137,6 +154,12 @@ class LocalGateway:
 
     def view(self, table_id: str, seat: int | None) -> View:
         return self._game(table_id).game.view(seat)
+
+    def take_back(self, table_id: str) -> None:
+        """Undo the last move (one a store could not keep): the game replayed without it."""
+        running = self._game(table_id)
+        moves = running.game.moves[:-1]
+        running.game = replay(running.spec.rules, running.spec.seed, moves)
 
     def record(self, table_id: str) -> GameRecord:
         running = self._game(table_id)

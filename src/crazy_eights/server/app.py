@@ -23,6 +23,7 @@ from .api import (
     achievements,
     analysis,
     auth,
+    chatlinks,
     evaluation,
     lobby,
     match,
@@ -136,6 +137,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         analysis.router,
         evaluation.router,
         achievements.router,
+        chatlinks.router,
         table_socket.router,
         meta.router,
     ):

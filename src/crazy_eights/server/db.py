@@ -77,6 +77,9 @@ tables = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("epoch", sa.BigInteger, nullable=True),
     sa.Column("rematch", sa.String(24), nullable=True),  # the follow-up table ("Play again")
+    # a table another process plays in a chat channel ("irc:irc.example.net:#cards")
+    sa.Column("place", sa.String(200), nullable=True, index=True),
+    sa.Column("unrated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(
@@ -199,6 +202,29 @@ match_tickets = sa.Table(
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("length", sa.String(8), nullable=False),
     sa.Column("joined", sa.Float, nullable=False),
+)
+
+# chat names (a nick on a network) and the accounts they play as: a chat guest made on
+# first sight, or the account the nick was linked to; and the one-time links (``!link``)
+chat_names = sa.Table(
+    "chat_names",
+    metadata,
+    sa.Column("network", sa.String(200), primary_key=True),
+    sa.Column("nick_key", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("linked", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+chat_links = sa.Table(
+    "chat_links",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("network", sa.String(200), nullable=False),
+    sa.Column("nick", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("used_at", sa.Float, nullable=True),
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"

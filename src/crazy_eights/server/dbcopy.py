@@ -3,8 +3,9 @@
 The usual move is from the embedded SQLite file to PostgreSQL when a room outgrows one
 process. Everything that lasts is copied with its ids: accounts (with their password
 hashes), their settings, sessions that have not expired (nobody is signed out), records
-and ratings, and every table with its seats, moves and chat (a table is its rules, seed
-and moves, so an unfinished one goes on where it stopped when the new room starts). The
+and ratings, the accounts chat nicks play as, and every table with its seats, moves and
+chat (a table is its rules, seed and moves, so an unfinished one goes on where it
+stopped when the new room starts). The
 target is migrated to the newest schema first and must hold no accounts yet; the source
 should not be in use while it is copied.
 """
@@ -27,6 +28,7 @@ ORDER = (
     db.account_settings,
     db.sessions,
     db.records,
+    db.chat_names,
     db.tables,
     db.seats,
     db.moves,

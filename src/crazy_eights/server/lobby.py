@@ -41,12 +41,19 @@ class Lobby:
         if actor.status in ("finished", "abandoned") or (
             actor.status == "playing" and absence.unattended(actor.seats, actor.members)
         ):  # over, or only bots left playing out absent players' seats: not listed
-            self.directory.remove(actor.id)
-            self.bus.publish(LOBBY, LobbyRemoved(id=actor.id).model_dump(mode="json"))
+            self.hide(actor.id)
         else:
-            info = actor.info()
-            self.directory.put(info)
-            self.bus.publish(LOBBY, LobbyTable(table=info).model_dump(mode="json"))
+            self.show(actor.info())
+
+    def show(self, info: TableInfo) -> None:
+        """List a table (or its new info) and tell the lobby pages."""
+        self.directory.put(info)
+        self.bus.publish(LOBBY, LobbyTable(table=info).model_dump(mode="json"))
+
+    def hide(self, table_id: str) -> None:
+        """Take a table off the list and tell the lobby pages."""
+        self.directory.remove(table_id)
+        self.bus.publish(LOBBY, LobbyRemoved(id=table_id).model_dump(mode="json"))
 
     async def listed(self) -> list[TableInfo]:
         """Open and running public tables, oldest first."""

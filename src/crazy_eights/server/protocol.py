@@ -202,6 +202,8 @@ class TableInfo(BaseModel):
     spectators: int = 0
     version: int = 0
     created_at: float
+    place: str | None = None
+    """Where another process plays the table: a chat channel (``irc:host:#cards``)."""
 
 
 class Clock(BaseModel):

@@ -28,8 +28,10 @@ from .archon import ArchonRule, Titles
 from .auth import Accounts
 from .botpool import BotPool
 from .bus import MemoryBus
+from .chatnames import ChatNames
 from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
+from .hosted import HostedTables
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
@@ -41,6 +43,7 @@ from .replays import Replays
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
+from .table.follow import FollowDeps
 from .tables import Tables
 from .throttle import Throttles
 from .ticketstore import KeptQueueStore
@@ -122,6 +125,20 @@ class Room:
         self.achievements = achievements.Achievements(self.engine)
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
         self.table_deps = self._table_deps()
+        self.chat_names = ChatNames(self.engine)
+        self.hosted = self._hosted()
+
+    def _hosted(self) -> HostedTables:
+        """The tables chat hosts play on this database: listed, and followed for sockets."""
+        deps = FollowDeps(
+            engine=self.engine,
+            fanout=self.fanout,
+            thinker=self.bots,
+            node=self.node,
+            titles=self.titles.of,
+            max_spectators=self.settings.max_spectators,
+        )
+        return HostedTables(deps, show=self.lobby.show, hide=self.lobby.hide)
 
     def _finish_subscribers(self) -> FinishSubscribers:
         """Who hears that a game ended: its records and ratings, the evaluation's counts
@@ -211,6 +228,7 @@ class Room:
         if isinstance(self.matchmaker.store, KeptQueueStore):
             self.matchmaker.restored(await self.matchmaker.store.load())
         self.matchmaker.start()
+        self.hosted.start()
         self._watch()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
@@ -270,6 +288,7 @@ class Room:
         """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
         self.draining = True
         await self.matchmaker.stop()
+        await self.hosted.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         await self.tables.close()
         log.info("closing: writing what is queued for the database")

@@ -238,7 +238,7 @@ def history_out(r: Any) -> dict[str, Any]:
         "left": r.left,
         "won": not r.left and (r.result or {}).get("winner") == r.seat,
         "result": r.result,
-        "rated": not r.hints and r.public,
+        "rated": not r.hints and r.public and not r.unrated,
         "finished_at": r.finished_at,
         "replay": f"/api/tables/{r.id}/replay",
     }

@@ -46,7 +46,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         return
     await ws.accept()
     try:
-        table = await room.tables.handle(table_id)
+        table = await room.tables.handle(table_id) or await room.hosted.handle(table_id)
     except ApiError as exc:  # the table is changing hands: the browser retries
         await ws.close(TRY_AGAIN, exc.detail)
         return

@@ -76,6 +76,8 @@ class SqlTableStore:
                     takeover_after=spec.takeover_after,
                     status=record.status,
                     created_at=record.created_at,
+                    place=spec.place,
+                    unrated=spec.unrated,
                 )
             )
             await conn.execute(
@@ -98,7 +100,10 @@ class SqlTableStore:
         return None if game is None else record_of(game)
 
     async def unfinished(self) -> list[str]:
-        query = sa.select(db.tables.c.id).where(db.tables.c.status.in_(("open", "playing")))
+        # a table with a place is played by a chat host, never by the room's processes
+        query = sa.select(db.tables.c.id).where(
+            db.tables.c.status.in_(("open", "playing")), db.tables.c.place.is_(None)
+        )
         async with self.engine.connect() as conn:
             return [r.id for r in (await conn.execute(query)).all()]
 
@@ -243,6 +248,8 @@ def record_of(game: StoredGame) -> TableRecord:
         hints=row.hints,
         takeover_after=row.takeover_after,
         bots={r.seat: r.bot_level for r in game.seats if r.bot_level},
+        place=row.place,
+        unrated=row.unrated,
     )
     return TableRecord(
         id=row.id,

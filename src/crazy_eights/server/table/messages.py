@@ -74,6 +74,7 @@ def info_of(
         spectators=spectators,
         version=version,
         created_at=table.created_at,
+        place=table.spec.place,
     )
 
 

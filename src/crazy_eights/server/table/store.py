@@ -30,12 +30,18 @@ class Spec:
     hints: bool
     takeover_after: int
     bots: dict[int, str] = field(default_factory=dict)
+    place: str | None = None
+    """Where another process plays the table: a chat channel (``irc:host:#cards``);
+    None for the room's own tables."""
+    unrated: bool = False
+    """Unrated whatever else: a chat table at which a nick not linked to an account sits."""
 
     @property
     def rated(self) -> bool:
-        """Rated: public and without hints. A private game is its players' own and
-        counts in no public figure (records, ratings, evaluation, achievements)."""
-        return not self.hints and self.public
+        """Rated: public and without hints (and not ``unrated``). A private game is its
+        players' own and counts in no public figure (records, ratings, evaluation,
+        achievements)."""
+        return not self.hints and self.public and not self.unrated
 
 
 @dataclass(frozen=True)

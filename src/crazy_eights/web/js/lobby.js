@@ -1,5 +1,6 @@
 // The lobby: tables to join, quick play, and the form that makes a table.
 import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
+import { channelOf } from "./chatlink.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
@@ -23,12 +24,15 @@ export function lobbyPage() {
       const mine = session.account && t.seats.some((s) => s.account === session.account.id);
       const free = t.status === "open" && taken < t.seats.length;
       const seated = t.seats.filter((s) => s.name);
-      return h("li", { class: "table-item", dataset: { id: t.id } },
+      // a table a chat host plays: "in #cards", watched here, played there
+      const where = t.place ? ` \u00b7 in ${channelOf(t.place)}` : "";
+      const rating = t.rated ? " \u00b7 rated" : t.place ? " \u00b7 unrated" : " \u00b7 hints, unrated";
+      return h("li", { class: "table-item", dataset: { id: t.id, place: t.place || "" } },
         h("div", { class: "table-about" },
-          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${t.rated ? " \u00b7 rated" : " \u00b7 hints, unrated"}` })),
+          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${rating}${where}` })),
           h("ul", { class: "seat-names", "aria-label": "Players" }, seated.map((s) => h("li", {}, nameWithBadges(s.name, s))))),
         h("div", { class: "row" },
-          mine ? h("a", { class: "btn small primary", href: `#/table/${t.id}`, text: "Return" }) : null,
+          mine && !t.place ? h("a", { class: "btn small primary", href: `#/table/${t.id}`, text: "Return" }) : null,
           !mine && free ? h("button", { class: "btn small primary", type: "button", text: "Join", onclick: () => join(t.id) }) : null,
           h("a", { class: "btn small ghost", href: `#/table/${t.id}`, text: "Watch" })));
     }));

@@ -1,6 +1,7 @@
 // The app: the hash router and start-up. Each page lives in a module of its own, and
 // shell.js holds what they share (who is signed in, navigation, showing a page).
 import { currentAccount } from "./api.js";
+import { linkPage } from "./chatlink.js";
 import { profilePage, settingsPage } from "./account.js";
 import { lobbyPage } from "./lobby.js";
 import { historyPage, howtoPage, leadersPage } from "./records.js";
@@ -48,6 +49,8 @@ async function route() {
         return historyPage();
       case "replay":
         return replayPage(parts[1]);
+      case "link":
+        return linkPage(parts[1]);
       case "settings":
         return settingsPage();
       default:

@@ -1,0 +1,131 @@
+"""Tables hosted elsewhere (by ``crazy-eights chat-host``), as the card room shows them.
+
+A chat host writes its tables to the room's database with the ``place`` they are played
+in (``irc:irc.example.net:#cards``); the room never runs them (``SqlTableStore``'s
+``unfinished`` leaves them out). ``HostedTables`` lists those that run, public, in the
+lobby (a look at the database every ``every`` seconds, so a table of any host on the same
+database shows on every process, with or without Redis), and gives the table socket a
+``table.follow.FollowedTable`` for one, which its watchers see move by move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from . import db
+from .connection import spawn
+from .protocol import TableInfo
+from .records.games import load_game
+from .records.info import stored_info
+from .records.tables import record_of
+from .table.follow import FollowDeps, FollowedTable
+
+log = logging.getLogger(__name__)
+
+LIST_EVERY = 2.0
+"""Seconds between two looks for the hosted tables the lobby lists."""
+
+
+class HostedTables:
+    """The hosted tables this process lists in its lobby and follows for its sockets."""
+
+    def __init__(
+        self,
+        deps: FollowDeps,
+        *,
+        show: Callable[[TableInfo], None],
+        hide: Callable[[str], None],
+        every: float = LIST_EVERY,
+    ) -> None:
+        self.deps = deps
+        self._show = show
+        self._hide = hide
+        self.every = every
+        self.followed: dict[str, FollowedTable] = {}
+        self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
+        self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def handle(self, table_id: str) -> FollowedTable | None:
+        """The followed table ``table_id`` if it is hosted elsewhere and still running
+        (None otherwise: not hosted, or over)."""
+        table = self.followed.get(table_id)
+        if table is not None:
+            return table
+        opening = self._opening.get(table_id)
+        if opening is None:  # one load for sockets opening together
+            opening = self._opening[table_id] = spawn(self._open(table_id))
+        try:
+            return await asyncio.shield(opening)
+        finally:
+            self._opening.pop(table_id, None)
+
+    async def _open(self, table_id: str) -> FollowedTable | None:
+        async with self.deps.engine.connect() as conn:
+            game = await load_game(conn, table_id, "seats", "moves", "chat")
+        if game is None or game.row.place is None or game.row.status not in ("open", "playing"):
+            return None
+        table = self.followed.get(table_id)
+        if table is None:
+            began = game.moves[-1].at if game.moves else game.row.started_at
+            table = FollowedTable(record_of(game), self.deps, self._empty, turn_began=began)
+            self.followed[table_id] = table
+        return table
+
+    def _empty(self, table: FollowedTable) -> None:
+        if self.followed.get(table.id) is table:
+            del self.followed[table.id]
+
+    # -- the lobby -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._list_loop(), name="hosted-tables")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for table in list(self.followed.values()):
+            table.stop(close_code=1012)  # the watchers reconnect to another process
+        self.followed.clear()
+
+    async def _list_loop(self) -> None:
+        while True:
+            try:
+                await self.list_now()
+            except Exception:  # the database is away: look again next time
+                log.exception("could not list the hosted tables")
+            await asyncio.sleep(self.every)
+
+    async def list_now(self) -> None:
+        """List each public hosted table that runs (again when it changed) and take off
+        the list those that ended."""
+        query = sa.select(db.tables.c.id).where(
+            db.tables.c.place.is_not(None),
+            db.tables.c.status.in_(("open", "playing")),
+            db.tables.c.public == sa.true(),
+        )
+        shown: dict[str, TableInfo] = {}
+        async with self.deps.engine.connect() as conn:
+            ids = [r.id for r in (await conn.execute(query)).all()]
+            for table_id in ids:
+                game = await load_game(conn, table_id, "seats", "move_count")
+                if game is not None:
+                    shown[table_id] = stored_info(game)
+        for table_id, info in shown.items():
+            followed = self.followed.get(table_id)
+            if followed is not None:
+                info = followed.info()
+            key = (info.status, info.version, info.spectators)
+            if self._listed.get(table_id) != key:
+                self._listed[table_id] = key
+                self._show(info)
+        for table_id in set(self._listed) - set(shown):
+            del self._listed[table_id]
+            self._hide(table_id)
