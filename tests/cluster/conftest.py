@@ -23,8 +23,8 @@ def cluster(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[Clust
             Node(tmp_path, database=postgres_url, redis=redis_url, name=f"n{len(nodes) + i}")
             for i in range(count)
         ]
-        nodes.extend(start_all(fresh))
-        return fresh
+        nodes.extend(fresh)  # killed at the end even if one never gets ready
+        return start_all(fresh)
 
     yield start
     for node in nodes:

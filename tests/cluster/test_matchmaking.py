@@ -33,9 +33,11 @@ def two_nodes(tmp_path: Path, postgres_url: str, redis_url: str) -> Iterator[lis
         )
         for i in range(2)
     ]
-    yield start_all(nodes)
-    for node in nodes:
-        node.kill()
+    try:
+        yield start_all(nodes)
+    finally:  # also when a node never got ready
+        for node in nodes:
+            node.kill()
 
 
 async def until_matched(node: Node, token: str, waiting: int) -> tuple[list[str], str]:
