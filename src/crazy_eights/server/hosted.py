@@ -5,7 +5,9 @@ in (``irc:irc.example.net:#cards``); the room never runs them (``SqlTableStore``
 ``unfinished`` leaves them out). ``HostedTables`` lists those that run, public, in the
 lobby (a look at the database every ``every`` seconds, so a table of any host on the same
 database shows on every process, with or without Redis), and gives the table socket a
-``table.follow.FollowedTable`` for one, which its watchers see move by move.
+``table.follow.FollowedTable`` for one, which its watchers see move by move. At the same
+look, the rated hosted tables that finished and whose players' analyses were not started
+yet are handed to ``finished`` (``hostedends``: the room's automatic analyses), once.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from . import db
+from . import db, hostedends
 from .connection import spawn
 from .protocol import TableInfo
+from .records.finish import AfterFinish
 from .records.games import load_game
 from .records.info import stored_info
 from .records.tables import record_of
@@ -40,11 +43,15 @@ class HostedTables:
         *,
         show: Callable[[TableInfo], None],
         hide: Callable[[str], None],
+        finished: AfterFinish | None = None,
         every: float = LIST_EVERY,
     ) -> None:
+        """``finished``: told of each rated hosted game that ended, as the room's own
+        are told to its after-commit subscribers (the analyses)."""
         self.deps = deps
         self._show = show
         self._hide = hide
+        self._finished = finished
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
         self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
@@ -101,7 +108,23 @@ class HostedTables:
                 await self.list_now()
             except Exception:  # the database is away: look again next time
                 log.exception("could not list the hosted tables")
+            try:
+                await self.hand_over_ends()
+            except Exception:  # the same: again next time, nothing was claimed
+                log.exception("could not read the finished hosted tables")
             await asyncio.sleep(self.every)
+
+    async def hand_over_ends(self) -> int:
+        """Tell ``finished`` of each rated hosted table that ended (within
+        ``hostedends.WITHIN``) with a person's seat whose analysis was never started;
+        answers how many. Told again next time until each such seat is claimed."""
+        if self._finished is None:
+            return 0
+        async with self.deps.engine.connect() as conn:
+            games = await hostedends.unanalysed(conn, since=db.now() - hostedends.WITHIN)
+        for game in games:
+            self._finished(game)
+        return len(games)
 
     async def list_now(self) -> None:
         """List each public hosted table that runs (again when it changed) and take off

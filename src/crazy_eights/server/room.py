@@ -129,7 +129,8 @@ class Room:
         self.hosted = self._hosted()
 
     def _hosted(self) -> HostedTables:
-        """The tables chat hosts play on this database: listed, and followed for sockets."""
+        """The tables chat hosts play on this database: listed, followed for sockets,
+        and analysed when a rated one ends."""
         deps = FollowDeps(
             engine=self.engine,
             fanout=self.fanout,
@@ -138,7 +139,12 @@ class Room:
             titles=self.titles.of,
             max_spectators=self.settings.max_spectators,
         )
-        return HostedTables(deps, show=self.lobby.show, hide=self.lobby.hide)
+        return HostedTables(
+            deps,
+            show=self.lobby.show,
+            hide=self.lobby.hide,
+            finished=self.analyses.game_finished,  # the host has no bot pool for them
+        )
 
     def _finish_subscribers(self) -> FinishSubscribers:
         """Who hears that a game ended: its records and ratings, the evaluation's counts
