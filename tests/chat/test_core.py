@@ -117,6 +117,18 @@ def test_the_card_rooms_database_and_address_from_variables() -> None:
         load_config({"CE_CHAT_ROOM_URL": "cards.example"})
 
 
+def test_the_cluster_redis_from_variables() -> None:
+    """``CE_CHAT_REDIS`` (with ``CE_CHAT_DB``): kept out of the logs; a bad URL, or a
+    Redis without the database it would tell about, is refused by name."""
+    redis = "redis://:hunter2@redis.internal:6379/3"
+    config, _ = load_config({"CE_CHAT_DB": "room.db", "CE_CHAT_REDIS": redis})
+    assert config.redis == redis and "hunter2" not in repr(config)
+    with pytest.raises(ConfigError, match="redis://"):
+        load_config({"CE_CHAT_DB": "room.db", "CE_CHAT_REDIS": "redis.internal:6379"})
+    with pytest.raises(ConfigError, match="needs db"):
+        load_config({"CE_CHAT_REDIS": "redis://127.0.0.1:6379/0"})
+
+
 async def _table(
     clock: Clock, nicks: tuple[str, ...] = ("ann", "ben")
 ) -> tuple[ChatTable, LocalGateway]:

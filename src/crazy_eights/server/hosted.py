@@ -8,6 +8,8 @@ database shows on every process, with or without Redis), and gives the table soc
 ``table.follow.FollowedTable`` for one, which its watchers see move by move. At the same
 look, the rated hosted tables that finished and whose players' analyses were not started
 yet are handed to ``finished`` (``hostedends``: the room's automatic analyses), once.
+With a ``bus`` (the lobby's: in a cluster, fed by Redis), word from a host that one of its
+tables changed (``cluster.hostednews``, topic ``hosted``) wakes that table's follower.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 
 from . import db, hostedends
+from .bus import Bus
 from .connection import spawn
 from .protocol import TableInfo
 from .records.finish import AfterFinish
@@ -32,6 +35,9 @@ log = logging.getLogger(__name__)
 
 LIST_EVERY = 2.0
 """Seconds between two looks for the hosted tables the lobby lists."""
+NEWS_TOPIC = "hosted"
+"""The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
+publishes it: the same name)."""
 
 
 class HostedTables:
@@ -44,19 +50,23 @@ class HostedTables:
         show: Callable[[TableInfo], None],
         hide: Callable[[str], None],
         finished: AfterFinish | None = None,
+        bus: Bus | None = None,
         every: float = LIST_EVERY,
     ) -> None:
         """``finished``: told of each rated hosted game that ended, as the room's own
-        are told to its after-commit subscribers (the analyses)."""
+        are told to its after-commit subscribers (the analyses); ``bus``: where the
+        hosts' word that a table changed is heard."""
         self.deps = deps
         self._show = show
         self._hide = hide
         self._finished = finished
+        self._bus = bus
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
         self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._news_task: asyncio.Task[None] | None = None
 
     async def handle(self, table_id: str) -> FollowedTable | None:
         """The followed table ``table_id`` if it is hosted elsewhere and still running
@@ -92,15 +102,27 @@ class HostedTables:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._list_loop(), name="hosted-tables")
+        if self._bus is not None:
+            self._news_task = asyncio.create_task(self._news_loop(self._bus), name="hosted-news")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._news_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self.followed.values()):
             table.stop(close_code=1012)  # the watchers reconnect to another process
         self.followed.clear()
+
+    async def _news_loop(self, bus: Bus) -> None:
+        """Wake the follower of each table a host says changed (subscribing again if the
+        bus drops a subscriber that fell behind)."""
+        while True:
+            async for news in bus.subscribe(NEWS_TOPIC):
+                followed = self.followed.get(str(news.get("table", "")))
+                if followed is not None:
+                    followed.wake()
 
     async def _list_loop(self) -> None:
         while True:

@@ -138,12 +138,14 @@ class Room:
             node=self.node,
             titles=self.titles.of,
             max_spectators=self.settings.max_spectators,
+            every=self.settings.hosted_poll_seconds,
         )
         return HostedTables(
             deps,
             show=self.lobby.show,
             hide=self.lobby.hide,
             finished=self.analyses.game_finished,  # the host has no bot pool for them
+            bus=self.lobby.bus,  # in a cluster, the hosts' word over Redis
         )
 
     def _finish_subscribers(self) -> FinishSubscribers:
