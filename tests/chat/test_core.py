@@ -125,8 +125,9 @@ def test_the_cluster_redis_from_variables() -> None:
     assert config.redis == redis and "hunter2" not in repr(config)
     with pytest.raises(ConfigError, match="redis://"):
         load_config({"CE_CHAT_DB": "room.db", "CE_CHAT_REDIS": "redis.internal:6379"})
+    alone, _ = load_config({"CE_CHAT_REDIS": "redis://127.0.0.1:6379/0"})  # --db may follow
     with pytest.raises(ConfigError, match="needs db"):
-        load_config({"CE_CHAT_REDIS": "redis://127.0.0.1:6379/0"})
+        alone.check_whole()
 
 
 async def _table(
@@ -250,3 +251,17 @@ def test_y4_an_exact_tie_is_told_and_choose_says_how_it_was_settled() -> None:
     text = asyncio.run(told())
     assert "exact tie of cy, ben: the host's seeded draw placed them so" in text
     assert text.count("exact tie of cy, ben") == 2  # told at the end, and by !choose
+
+
+def test_chat_host_redis_without_db_is_refused_by_name() -> None:
+    """``chat-host --redis`` alone has no tables to tell about: a clear usage error,
+    before any network is joined."""
+    from typer.testing import CliRunner
+
+    from crazy_eights.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["chat-host", "--irc", "irc://eights@127.0.0.1:1/#c", "--redis", "redis://127.0.0.1/0"],
+    )
+    assert result.exit_code == 2 and "redis needs db" in result.output, result.output

@@ -159,6 +159,7 @@ def register(app: typer.Typer) -> None:
                     room_url=room_url or settings.room_url,
                     redis=redis or settings.redis,
                 )
+            settings.check_whole()
             networks = _networks(irc or [], extra)
             matrix_network = _matrix(matrix, matrix_user, matrix_rooms, extra)
         except ConfigError as exc:

@@ -75,11 +75,16 @@ class HostConfig:
             raise ConfigError(f"bot_level must be one of {', '.join(BOT_LEVELS)}")
         if self.room_url is not None and not self.room_url.startswith(("http://", "https://")):
             raise ConfigError(f"room_url must be an http(s):// address; got {self.room_url!r}")
-        if self.redis is not None:
-            if not self.redis.startswith(("redis://", "rediss://", "unix://")):
-                raise ConfigError("redis must be a redis://, rediss:// or unix:// URL")
-            if not self.db:
-                raise ConfigError("redis needs db: the card room's database the tables are in")
+        if self.redis is not None and not self.redis.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ConfigError("redis must be a redis://, rediss:// or unix:// URL")
+
+    def check_whole(self) -> None:
+        """Refuse settings that only make sense together, once every source (file,
+        variables, command line) has been read: ``redis`` without ``db``."""
+        if self.redis and not self.db:
+            raise ConfigError("redis needs db: the card room's database the tables are in")
 
 
 @dataclass(frozen=True, kw_only=True)
