@@ -1,4 +1,5 @@
-"""A real IRC server (Debian's ngircd, ``tests/services.Ngircd``) for the chat host's tests;
+"""A real IRC server (Debian's ngircd, ``tests/services.Ngircd``) and a real Matrix
+homeserver (``tests/services.Synapse``) for the chat host's tests;
 the card room's database fixtures (a SQLite file, a PostgreSQL database), a real card
 room on it (``crazy-eights serve``, ``card_room``) and a loop for the host beside it,
 for the tests of its tables in the room."""
@@ -22,7 +23,7 @@ from ..server.conftest import (  # noqa: F401 - the card room's database fixture
     fast_settings,
     postgres_template,
 )
-from ..services import Ngircd, ServiceUnavailable, free_port
+from ..services import Ngircd, ServiceUnavailable, Synapse, free_port
 from .loops import Loop
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +36,21 @@ def ngircd(tmp_path: Path) -> Iterator[Ngircd]:
     try:
         server.start()
     except ServiceUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def synapse(tmp_path: Path) -> Iterator[Synapse]:
+    """A Synapse on a free loopback port for this test alone (skipped if not installed)."""
+    server = Synapse(tmp_path / "synapse")
+    try:
+        server.start()
+    except ServiceUnavailable as exc:
+        server.stop()
         pytest.skip(str(exc))
     try:
         yield server

@@ -117,6 +117,19 @@ def test_the_card_rooms_database_and_address_from_variables() -> None:
         load_config({"CE_CHAT_ROOM_URL": "cards.example"})
 
 
+def test_the_cluster_redis_from_variables() -> None:
+    """``CE_CHAT_REDIS`` (with ``CE_CHAT_DB``): kept out of the logs; a bad URL, or a
+    Redis without the database it would tell about, is refused by name."""
+    redis = "redis://:hunter2@redis.internal:6379/3"
+    config, _ = load_config({"CE_CHAT_DB": "room.db", "CE_CHAT_REDIS": redis})
+    assert config.redis == redis and "hunter2" not in repr(config)
+    with pytest.raises(ConfigError, match="redis://"):
+        load_config({"CE_CHAT_DB": "room.db", "CE_CHAT_REDIS": "redis.internal:6379"})
+    alone, _ = load_config({"CE_CHAT_REDIS": "redis://127.0.0.1:6379/0"})  # --db may follow
+    with pytest.raises(ConfigError, match="needs db"):
+        alone.check_whole()
+
+
 async def _table(
     clock: Clock, nicks: tuple[str, ...] = ("ann", "ben")
 ) -> tuple[ChatTable, LocalGateway]:
@@ -238,3 +251,17 @@ def test_y4_an_exact_tie_is_told_and_choose_says_how_it_was_settled() -> None:
     text = asyncio.run(told())
     assert "exact tie of cy, ben: the host's seeded draw placed them so" in text
     assert text.count("exact tie of cy, ben") == 2  # told at the end, and by !choose
+
+
+def test_chat_host_redis_without_db_is_refused_by_name() -> None:
+    """``chat-host --redis`` alone has no tables to tell about: a clear usage error,
+    before any network is joined."""
+    from typer.testing import CliRunner
+
+    from crazy_eights.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["chat-host", "--irc", "irc://eights@127.0.0.1:1/#c", "--redis", "redis://127.0.0.1/0"],
+    )
+    assert result.exit_code == 2 and "redis needs db" in result.output, result.output

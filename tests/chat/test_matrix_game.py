@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -22,7 +20,7 @@ from crazy_eights.engine import Rules, replay
 from crazy_eights.engine.events import Dealt, Drew, PenaltyDrawn, PickedUp
 
 from ..conftest import run_async
-from ..services import ServiceUnavailable, Synapse
+from ..services import Synapse
 from .scripted import Plan, Room, drive, examples
 
 pytestmark = pytest.mark.slow
@@ -32,20 +30,6 @@ CHANNEL = "#cards:test"
 HOST = "@eights:test"
 ROOM = Room(CHANNEL, HOST, 12.0)
 CONFIG = HostConfig(turn_seconds=ROOM.turn, lines_per_second=50, burst=50, bot_delay=0, seed=12)
-
-
-@pytest.fixture
-def synapse(tmp_path: Path) -> Iterator[Synapse]:
-    server = Synapse(tmp_path / "synapse")
-    try:
-        server.start()
-    except ServiceUnavailable as exc:
-        server.stop()
-        pytest.skip(str(exc))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def game(server: Synapse, passwords: dict[str, str]) -> None:

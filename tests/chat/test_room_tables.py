@@ -182,3 +182,43 @@ def test_a_crashed_hosts_table_is_abandoned_by_the_next_host(
     ):
         ws.receive_json()  # nothing to watch
     assert closed.value.code == 4004
+
+
+def analysis(room: TestClient, table_id: str, seat: int) -> dict[str, Any]:
+    shown = room.get(f"/api/tables/{table_id}/analysis?seat={seat}")
+    assert shown.status_code == 200, shown.text
+    return dict(shown.json())
+
+
+def test_a_rated_chat_game_is_analysed_like_any_other(
+    room: TestClient, gateway: RoomGateway, host_loop: Loop
+) -> None:
+    """The host runs no analysis; the card room starts it for the linked seats of a
+    rated hosted game once it ended, and for none of an unrated one's."""
+    said = host_loop.run(gateway.link("alice", NETWORK))
+    assert said is not None
+    ada = {"cookie": f"{COOKIE}={register(room, 'ada')}"}
+    token = said.split("/#/link/")[1].split()[0]
+    assert room.post(f"/api/chat-links/{token}", headers=ada).status_code == 200
+
+    def game(nick: str, seed: int) -> str:
+        rules = Rules.preset("cycles", players=2, cycle_limit=2)
+        seats = [ChatSeat(seat=0, name=nick), ChatSeat(seat=1, name="bot2", bot="random")]
+        table_id, _ = host_loop.run(
+            gateway.create(ChatTableSpec(place=PLACE, rules=rules, seed=seed), seats)
+        )
+        play_out(host_loop, gateway, table_id)
+        assert host_loop.run(gateway.close(table_id, "over")).result is not None
+        return table_id
+
+    unrated = game("bob", seed=4)  # bob is a chat guest: no analysis
+    rated = game("alice", seed=5)  # alice plays as ada: rated, analysed
+    eventually(
+        lambda: analysis(room, rated, 0)["status"] == "done", "the rated game's analysis", 60
+    )
+    done = analysis(room, rated, 0)["analysis"]
+    assert done["seat"] == 0 and done["decisions"]
+    assert analysis(room, rated, 1)["status"] == "none"  # the bot's seat
+    assert analysis(room, unrated, 0)["status"] == "none"  # seen by the same look
+    hosted = room.app.state.room.hosted  # type: ignore[attr-defined]
+    assert room.portal.call(hosted.hand_over_ends) == 0  # type: ignore[union-attr]

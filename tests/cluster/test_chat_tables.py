@@ -1,12 +1,14 @@
 """Issue 21 in a cluster: a chat host's table (``RoomGateway`` on the cluster's
 PostgreSQL database) is listed by every node, none of them runs it, and a watcher on
-either node sees each move the host stores; the finished game leaves every lobby."""
+either node sees each move the host stores; the finished game leaves every lobby. With
+``--redis`` the host's word wakes the watchers at once."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +22,7 @@ from crazy_eights.server.settings import ServerSettings
 
 from ..conftest import run_async
 from .conftest import Cluster
-from .nodes import Node
+from .nodes import Node, start_all
 
 pytestmark = pytest.mark.slow
 
@@ -93,3 +95,57 @@ async def _state(ws: Any, version: int) -> None:
 def test_a_chat_table_is_watched_from_every_node(cluster: Cluster, postgres_url: str) -> None:
     nodes = cluster(2)
     run_async(_watch_everywhere(nodes, postgres_url))
+
+
+POLL = 20.0
+"""The followers' look at the database in the test of the host's word: long, so that
+a move seen well before it was brought by the word on Redis."""
+
+
+async def _woken(node: Node, database: str, redis: str) -> list[float]:
+    """Each move's (and the end's) delay from the host's commit to the watcher."""
+    gateway = await RoomGateway.open(ServerSettings(database_url=database), redis=redis)
+    rules = Rules.preset("cycles", players=2, cycle_limit=2)
+    seats = [ChatSeat(seat=0, name="alice"), ChatSeat(seat=1, name="bot2", bot="random")]
+    lags: list[float] = []
+    try:
+        table_id, _ = await gateway.create(ChatTableSpec(place=PLACE, rules=rules, seed=4), seats)
+        async with httpx.AsyncClient() as http:
+            await _until(lambda: _listed(node, table_id, http), "listed")
+        async with websockets.connect(f"{node.ws}/ws/tables/{table_id}") as ws:
+            assert json.loads(await ws.recv())["state"]["version"] == 0
+            for version in (1, 2, 3):
+                current = gateway.view(table_id, None)["current"]
+                began = time.monotonic()
+                await gateway.bot_move(table_id, current, "random")
+                await _state(ws, version)
+                lags.append(time.monotonic() - began)
+            while (current := gateway.view(table_id, None)["current"]) is not None:
+                await gateway.bot_move(table_id, current, "random")
+            began = time.monotonic()
+            await gateway.close(table_id, "over")
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 2 * POLL))
+                if message["type"] == "table" and message["info"]["status"] == "finished":
+                    lags.append(time.monotonic() - began)
+                    break
+    finally:
+        await gateway.shutdown()
+    return lags
+
+
+def test_a_hosts_word_on_redis_wakes_the_watchers(
+    tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """``chat-host --redis``: the host tells each committed move and the end on the
+    cluster's Redis; the node's follower reads it at once, not at its next look (set to
+    20 s here): every move and the end reach the watcher within a tenth of that."""
+    [node] = start_all(
+        [Node(tmp_path, database=postgres_url, redis=redis_url, CE_HOSTED_POLL_SECONDS=str(POLL))]
+    )
+    try:
+        lags = run_async(_woken(node, postgres_url, redis_url))
+    finally:
+        node.kill()
+    assert len(lags) == 4 and max(lags) < POLL / 10, lags
+    print(f"\nmove and end delays with the word on Redis (poll {POLL:g} s): {lags}")

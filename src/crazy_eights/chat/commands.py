@@ -64,7 +64,7 @@ async def _gateway(config: HostConfig) -> TableGateway:
 
     settings = ServerSettings(database_url=config.db)
     return await RoomGateway.open(
-        settings, room_url=config.room_url, turn_seconds=config.turn_seconds
+        settings, room_url=config.room_url, turn_seconds=config.turn_seconds, redis=config.redis
     )
 
 
@@ -141,14 +141,25 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(help="the card room's address, for !link (CE_CHAT_ROOM_URL)"),
         ] = None,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                help="the card room's cluster Redis (redis://...; CE_CHAT_REDIS), with "
+                "--db: browsers watching a table see each move at once"
+            ),
+        ] = None,
     ) -> None:
         """Host card tables in chat channels (docs/chat.md); settings from CE_CHAT_*."""
         try:
             settings, extra = load_config(file=config)
-            if db or room_url:
+            if db or room_url or redis:
                 settings = dataclasses.replace(
-                    settings, db=db or settings.db, room_url=room_url or settings.room_url
+                    settings,
+                    db=db or settings.db,
+                    room_url=room_url or settings.room_url,
+                    redis=redis or settings.redis,
                 )
+            settings.check_whole()
             networks = _networks(irc or [], extra)
             matrix_network = _matrix(matrix, matrix_user, matrix_rooms, extra)
         except ConfigError as exc:

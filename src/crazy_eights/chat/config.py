@@ -34,7 +34,9 @@ class HostConfig:
     seeds reproducible (tests), else each table draws one. ``db`` is the card room's
     database (a SQLite file or a PostgreSQL URL, as ``crazy-eights serve`` takes it):
     with it every table is a table of the room (``roomgateway``), without it the tables
-    live in the host alone; ``room_url`` is the card room's address, for ``!link``.
+    live in the host alone; ``room_url`` is the card room's address, for ``!link``;
+    ``redis`` the card room's cluster Redis (with ``db``): each move is told there too,
+    so browsers watching the table see it at once (``server.cluster.hostednews``).
     """
 
     prefix: str = "!"
@@ -52,6 +54,7 @@ class HostConfig:
     seed: int | None = None
     db: str | None = field(default=None, repr=False)
     room_url: str | None = None
+    redis: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not self.prefix or len(self.prefix) > 3 or any(c.isspace() for c in self.prefix):
@@ -72,6 +75,16 @@ class HostConfig:
             raise ConfigError(f"bot_level must be one of {', '.join(BOT_LEVELS)}")
         if self.room_url is not None and not self.room_url.startswith(("http://", "https://")):
             raise ConfigError(f"room_url must be an http(s):// address; got {self.room_url!r}")
+        if self.redis is not None and not self.redis.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise ConfigError("redis must be a redis://, rediss:// or unix:// URL")
+
+    def check_whole(self) -> None:
+        """Refuse settings that only make sense together, once every source (file,
+        variables, command line) has been read: ``redis`` without ``db``."""
+        if self.redis and not self.db:
+            raise ConfigError("redis needs db: the card room's database the tables are in")
 
 
 @dataclass(frozen=True, kw_only=True)

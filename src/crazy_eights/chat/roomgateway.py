@@ -10,6 +10,10 @@ evaluation counts and achievements of a game the room ran. The card room lists t
 table in its lobby, shows it to browsers move by move and serves its replay
 (``server.hosted``); it never runs it.
 
+With ``news`` (``chat-host --redis``), each committed move and end is also told on
+the cluster's Redis (``server.cluster.hostednews``): the card room's followers of the
+table wake on it instead of at their next look at the database.
+
 Seats: a bot sits as its level's account, a nick as the account it plays as
 (``server.chatnames``: a chat guest, or the account the nick was linked to with
 ``!link``). A table with a nick that is not linked is unrated.
@@ -34,6 +38,7 @@ from crazy_eights.engine import Event, IllegalMove, Move, Rules
 from crazy_eights.server import achievements, db, evaluation, stats
 from crazy_eights.server.auth import Accounts
 from crazy_eights.server.chatnames import LINK_SECONDS, ChatNames
+from crazy_eights.server.cluster.hostednews import HostedNews
 from crazy_eights.server.records.finish import FinishSubscribers
 from crazy_eights.server.records.tables import SqlTableStore
 from crazy_eights.server.settings import ServerSettings
@@ -73,6 +78,7 @@ class RoomGateway:
         *,
         room_url: str | None = None,
         turn_seconds: float | None = None,
+        news: HostedNews | None = None,
     ) -> None:
         self.engine = engine
         self.writer = writer
@@ -81,6 +87,7 @@ class RoomGateway:
         self._bot_account = bot_account
         self.room_url = room_url.rstrip("/") if room_url else None
         self.turn_seconds = turn_seconds
+        self.news = news
         self.local = LocalGateway(new_id=new_table_id)
         self._stored: dict[str, _Stored] = {}
 
@@ -91,9 +98,11 @@ class RoomGateway:
         *,
         room_url: str | None = None,
         turn_seconds: float | None = None,
+        redis: str | None = None,
     ) -> RoomGateway:
         """A gateway on the database ``settings`` name, migrated to the newest schema
-        (as ``crazy-eights serve`` does) and its writer started."""
+        (as ``crazy-eights serve`` does) and its writer started; with ``redis`` (the
+        card room's cluster Redis URL), telling its moves there too."""
         engine = db.make_engine(settings.sqlalchemy_url())
         await db.migrate(engine)
         writer = db.Writer(engine)
@@ -112,6 +121,7 @@ class RoomGateway:
             accounts.bot_account,
             room_url=room_url,
             turn_seconds=turn_seconds,
+            news=HostedNews.connect(redis) if redis else None,
         )
 
     async def shutdown(self) -> None:
@@ -119,6 +129,8 @@ class RoomGateway:
         queued, and let the database go."""
         for table_id in list(self._stored):
             await self.close(table_id, "the host stopped")
+        if self.news is not None:
+            await self.news.close()
         await self.writer.stop()
         await self.engine.dispose()
 
@@ -143,6 +155,7 @@ class RoomGateway:
                 )
         for table_id in found:
             log.warning("table %s was left running by a host that stopped: abandoned", table_id)
+            self._tell(table_id, 0)
         return found
 
     # -- the gateway ---------------------------------------------------------------------
@@ -228,6 +241,12 @@ class RoomGateway:
             log.exception("table %s: a move was not saved", table_id)
             self.local.take_back(table_id)
             raise IllegalMove("the move could not be saved: say it again") from None
+        self._tell(table_id, len(moves))
+
+    def _tell(self, table_id: str, version: int) -> None:
+        """Tell the card room's followers (with ``news``) that the table changed."""
+        if self.news is not None:
+            self.news.changed(table_id, version)
 
     def view(self, table_id: str, seat: int | None) -> View:
         return self.local.view(table_id, seat)
@@ -240,6 +259,7 @@ class RoomGateway:
         if stored is not None:
             try:
                 await self._end(table_id, stored, record)
+                self._tell(table_id, len(record.moves))
             except Exception:  # the chat's table ends all the same
                 log.exception("table %s: its end was not stored", table_id)
         return await self.local.close(table_id, reason)

@@ -5,7 +5,11 @@ in (``irc:irc.example.net:#cards``); the room never runs them (``SqlTableStore``
 ``unfinished`` leaves them out). ``HostedTables`` lists those that run, public, in the
 lobby (a look at the database every ``every`` seconds, so a table of any host on the same
 database shows on every process, with or without Redis), and gives the table socket a
-``table.follow.FollowedTable`` for one, which its watchers see move by move.
+``table.follow.FollowedTable`` for one, which its watchers see move by move. At the same
+look, the rated hosted tables that finished and whose players' analyses were not started
+yet are handed to ``finished`` (``hostedends``: the room's automatic analyses), once.
+With a ``bus`` (the lobby's: in a cluster, fed by Redis), word from a host that one of its
+tables changed (``cluster.hostednews``, topic ``hosted``) wakes that table's follower.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from . import db
+from . import db, hostedends
+from .bus import Bus
 from .connection import spawn
 from .protocol import TableInfo
+from .records.finish import AfterFinish
 from .records.games import load_game
 from .records.info import stored_info
 from .records.tables import record_of
@@ -29,6 +35,9 @@ log = logging.getLogger(__name__)
 
 LIST_EVERY = 2.0
 """Seconds between two looks for the hosted tables the lobby lists."""
+NEWS_TOPIC = "hosted"
+"""The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
+publishes it: the same name)."""
 
 
 class HostedTables:
@@ -40,16 +49,24 @@ class HostedTables:
         *,
         show: Callable[[TableInfo], None],
         hide: Callable[[str], None],
+        finished: AfterFinish | None = None,
+        bus: Bus | None = None,
         every: float = LIST_EVERY,
     ) -> None:
+        """``finished``: told of each rated hosted game that ended, as the room's own
+        are told to its after-commit subscribers (the analyses); ``bus``: where the
+        hosts' word that a table changed is heard."""
         self.deps = deps
         self._show = show
         self._hide = hide
+        self._finished = finished
+        self._bus = bus
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
         self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._news_task: asyncio.Task[None] | None = None
 
     async def handle(self, table_id: str) -> FollowedTable | None:
         """The followed table ``table_id`` if it is hosted elsewhere and still running
@@ -85,15 +102,27 @@ class HostedTables:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._list_loop(), name="hosted-tables")
+        if self._bus is not None:
+            self._news_task = asyncio.create_task(self._news_loop(self._bus), name="hosted-news")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._news_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self.followed.values()):
             table.stop(close_code=1012)  # the watchers reconnect to another process
         self.followed.clear()
+
+    async def _news_loop(self, bus: Bus) -> None:
+        """Wake the follower of each table a host says changed (subscribing again if the
+        bus drops a subscriber that fell behind)."""
+        while True:
+            async for news in bus.subscribe(NEWS_TOPIC):
+                followed = self.followed.get(str(news.get("table", "")))
+                if followed is not None:
+                    followed.wake()
 
     async def _list_loop(self) -> None:
         while True:
@@ -101,7 +130,23 @@ class HostedTables:
                 await self.list_now()
             except Exception:  # the database is away: look again next time
                 log.exception("could not list the hosted tables")
+            try:
+                await self.hand_over_ends()
+            except Exception:  # the same: again next time, nothing was claimed
+                log.exception("could not read the finished hosted tables")
             await asyncio.sleep(self.every)
+
+    async def hand_over_ends(self) -> int:
+        """Tell ``finished`` of each rated hosted table that ended (within
+        ``hostedends.WITHIN``) with a person's seat whose analysis was never started;
+        answers how many. Told again next time until each such seat is claimed."""
+        if self._finished is None:
+            return 0
+        async with self.deps.engine.connect() as conn:
+            games = await hostedends.unanalysed(conn, since=db.now() - hostedends.WITHIN)
+        for game in games:
+            self._finished(game)
+        return len(games)
 
     async def list_now(self) -> None:
         """List each public hosted table that runs (again when it changed) and take off

@@ -129,7 +129,8 @@ class Room:
         self.hosted = self._hosted()
 
     def _hosted(self) -> HostedTables:
-        """The tables chat hosts play on this database: listed, and followed for sockets."""
+        """The tables chat hosts play on this database: listed, followed for sockets,
+        and analysed when a rated one ends."""
         deps = FollowDeps(
             engine=self.engine,
             fanout=self.fanout,
@@ -137,8 +138,15 @@ class Room:
             node=self.node,
             titles=self.titles.of,
             max_spectators=self.settings.max_spectators,
+            every=self.settings.hosted_poll_seconds,
         )
-        return HostedTables(deps, show=self.lobby.show, hide=self.lobby.hide)
+        return HostedTables(
+            deps,
+            show=self.lobby.show,
+            hide=self.lobby.hide,
+            finished=self.analyses.game_finished,  # the host has no bot pool for them
+            bus=self.lobby.bus,  # in a cluster, the hosts' word over Redis
+        )
 
     def _finish_subscribers(self) -> FinishSubscribers:
         """Who hears that a game ended: its records and ratings, the evaluation's counts

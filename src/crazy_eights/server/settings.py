@@ -98,6 +98,14 @@ class ServerSettings(BaseSettings):
         description="loss of round-win chance (0..1) from which a move is marked an "
         "inaccuracy, a mistake, a blunder (JSON list in CE_ANALYSIS_THRESHOLDS)",
     )
+    hosted_poll_seconds: float = Field(
+        default=0.5,
+        gt=0,
+        le=60,
+        description="seconds between two reads of a watched chat-hosted table's new moves "
+        "(in a cluster, a chat host with --redis wakes the readers at once; this is then "
+        "the fallback)",
+    )
     max_spectators: int = Field(
         default=200, ge=0, description="watchers a table lets in (its players always get in)"
     )

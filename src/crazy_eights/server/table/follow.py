@@ -9,6 +9,9 @@ messages, G5 included). Everyone watches: moves are made in the chat, so a move,
 word or a hint sent here is refused (``played_elsewhere``). Reading the database rather
 than a bus works the same on SQLite and PostgreSQL, with or without Redis, and needs
 nothing of the host: a move is visible once stored, which is when the chat hears of it.
+A host that tells its moves on the cluster's Redis (``cluster.hostednews``) makes the
+next look come at once (``wake``); the look every ``every`` seconds stays, should a word
+be lost.
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ class FollowedTable:
         self.out = Outbox(self.state, deps.fanout)
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._news = asyncio.Event()
         self._time_turn(turn_began)
 
     @property
@@ -202,9 +206,15 @@ class FollowedTable:
 
     # -- following the stored moves --------------------------------------------------------
 
+    def wake(self) -> None:
+        """The host said the table changed: look now rather than at the next look."""
+        self._news.set()
+
     async def _follow(self) -> None:
         while self.state.status in ("open", "playing"):
-            await asyncio.sleep(self.deps.every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), self.deps.every)
+            self._news.clear()  # a word heard from now on brings another look
             try:
                 async with self._lock:
                     await self.catch_up()
