@@ -308,9 +308,9 @@ class Game(ABC):
             checked: Move = move  # one of legal_moves()
         else:
             checked = self._checked(move)
-        events = Events()
-        self._noted(checked, events)  # type: ignore[arg-type]  # records, made when read
-        return events
+        notes: list[Event | Record] = []
+        self._noted(checked, notes)
+        return Events(notes)  # type: ignore[arg-type]  # records, made when read
 
     def apply(self, move: str | Move) -> None:
         """Play a move without building its events (a game that keeps a log still
@@ -342,13 +342,12 @@ class Game(ABC):
             self._move_limit()
         self._out = None
         log = self._log
-        if log is not None:
-            noted = list.copy(out)  # the records themselves: reading ``Events`` makes them
+        if log is not None:  # the records themselves: reading ``Events`` makes its own
             mark = self._round_mark
             if mark >= 0:
-                self._log = noted[mark:]
+                self._log = out[mark:]
             else:
-                log.extend(noted)
+                log.extend(out)
 
     def _move_limit(self) -> None:  # noqa: B027 - a hook: most rulesets need nothing
         """G10: the game reached ``MAX_MOVES`` moves; a ruleset whose play can go on
