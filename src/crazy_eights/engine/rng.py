@@ -14,8 +14,8 @@ from typing import Any, Final, TypeVar
 T = TypeVar("T")
 _M64: Final = (1 << 64) - 1
 _COMPILED: Final = not __file__.endswith(".py")
-_LAYOUTS: Final[dict[tuple[int, str], Struct]] = {}
-"""``Struct`` of ``n`` little-endian numbers of a format (``I``, ``H``), by both."""
+_LAYOUTS: Final[dict[int, Struct]] = {}
+"""``Struct`` of ``n`` little-endian 32-bit numbers, by ``n`` (a shuffle's draws)."""
 
 
 class Rng:
@@ -43,19 +43,19 @@ class Rng:
         n = len(items)
         if n < 2:
             return
+        layout = _LAYOUTS.get(n)
+        if layout is None:
+            layout = _LAYOUTS[n] = Struct(f"<{n}I")
+        draws: tuple[int, ...] = layout.unpack(self._bytes(4 * n))
+        i = n - 1
         if _COMPILED:
-            # the same j from each draw's 16-bit halves, two products below 2**31: mypyc
-            # reads small ints and multiplies them natively
-            halves: tuple[int, ...] = _layout(2 * n, "H").unpack(self._bytes(4 * n))
-            i = n - 1
+            # the same j, as two products below 2**31: mypyc multiplies those natively
             while i:
-                low = halves[2 * i]
-                j = (halves[2 * i + 1] * (i + 1) + ((low * (i + 1)) >> 16)) >> 16
+                d = draws[i]
+                j = ((d >> 16) * (i + 1) + (((d & 0xFFFF) * (i + 1)) >> 16)) >> 16
                 items[i], items[j] = items[j], items[i]
                 i -= 1
             return
-        draws: tuple[int, ...] = _layout(n, "I").unpack(self._bytes(4 * n))
-        i = n - 1
         while i:
             j = (draws[i] * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
@@ -73,14 +73,6 @@ class Rng:
         copy.key = self.key
         copy.counter = self.counter
         return copy
-
-
-def _layout(n: int, code: str) -> Struct:
-    """The ``Struct`` of ``n`` little-endian numbers of format ``code`` (made once)."""
-    layout = _LAYOUTS.get((n, code))
-    if layout is None:
-        layout = _LAYOUTS[n, code] = Struct(f"<{n}{code}")
-    return layout
 
 
 PLAYOUT_MASK: Final = (1 << 30) - 1
