@@ -278,6 +278,15 @@ class Game(ABC):
             legal = self._legal = self._compute_legal()
         return list(legal)
 
+    def legal_tuple(self) -> tuple[Move, ...]:
+        """``legal_moves()`` as the game's own tuple, copied into no list: for a caller
+        that only reads the moves (an environment asks every step). Positions with the
+        same moves share one tuple, so it can key a cache."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
     def legal_move_data(self) -> list[LegalMoveData]:
         """``legal_moves()`` as structured data, for clients that implement no rule:
         each move's ``Move.to_dict()`` and whether its card is wild for the player."""
