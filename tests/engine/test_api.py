@@ -495,3 +495,20 @@ def test_g4_copies_and_pickles_carry_every_field() -> None:
             move = game.legal_moves()[0]
             events = game.play(move)
             assert all(twin.play(move) == events for twin in twins)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "ultimate", "countdown", "openspiel", "cycles"])
+def test_legal_tuple_is_legal_moves_without_the_copy(ruleset: str) -> None:
+    """``legal_tuple`` lists what ``legal_moves`` does, as the game's own tuple (the same
+    object until a move is made), and a copy from ``legal_moves`` leaves it alone."""
+    game = new_game(Rules.preset(ruleset, players=3), seed=5, log=False)
+    rng = random.Random(5)
+    while not game.is_over:
+        legal = game.legal_tuple()
+        assert isinstance(legal, tuple)
+        assert list(legal) == game.legal_moves()
+        assert game.legal_tuple() is legal
+        game.legal_moves().clear()
+        assert game.legal_tuple() == legal
+        game.apply(rng.choice(legal))
+    assert game.legal_tuple() == ()

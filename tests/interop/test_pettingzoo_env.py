@@ -122,3 +122,23 @@ def test_features_read_from_the_game_equal_those_read_from_its_view(
             legal = game.legal_moves()
             game.apply(legal[int(rng.integers(len(legal)))])
     assert checked > 100
+
+
+def test_action_mask_is_the_legal_actions_and_the_callers_own() -> None:
+    """Each step's mask sets exactly the legal actions; masks are copies, so a caller
+    that writes into one changes no later observation."""
+    e = env("openspiel", players=3)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        game = e.game
+        assert game is not None
+        legal = np.flatnonzero(obs["action_mask"])
+        assert legal.tolist() == encoding.legal_actions(game)
+        obs["action_mask"][:] = 0
+        assert np.flatnonzero(e.observe(agent)["action_mask"]).tolist() == legal.tolist()
+        e.step(int(rng.choice(legal)))

@@ -278,6 +278,15 @@ class Game(ABC):
             legal = self._legal = self._compute_legal()
         return list(legal)
 
+    def legal_tuple(self) -> tuple[Move, ...]:
+        """``legal_moves()`` as the game's own tuple, copied into no list: for a caller
+        that only reads the moves (an environment asks every step). Positions with the
+        same moves share one tuple, so it can key a cache."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
     def legal_move_data(self) -> list[LegalMoveData]:
         """``legal_moves()`` as structured data, for clients that implement no rule:
         each move's ``Move.to_dict()`` and whether its card is wild for the player."""
@@ -308,9 +317,9 @@ class Game(ABC):
             checked: Move = move  # one of legal_moves()
         else:
             checked = self._checked(move)
-        events = Events()
-        self._noted(checked, events)  # type: ignore[arg-type]  # records, made when read
-        return events
+        notes: list[Event | Record] = []
+        self._noted(checked, notes)
+        return Events(notes)  # type: ignore[arg-type]  # records, made when read
 
     def apply(self, move: str | Move) -> None:
         """Play a move without building its events (a game that keeps a log still
@@ -342,13 +351,12 @@ class Game(ABC):
             self._move_limit()
         self._out = None
         log = self._log
-        if log is not None:
-            noted = list.copy(out)  # the records themselves: reading ``Events`` makes them
+        if log is not None:  # the records themselves: reading ``Events`` makes its own
             mark = self._round_mark
             if mark >= 0:
-                self._log = noted[mark:]
+                self._log = out[mark:]
             else:
-                log.extend(noted)
+                log.extend(out)
 
     def _move_limit(self) -> None:  # noqa: B027 - a hook: most rulesets need nothing
         """G10: the game reached ``MAX_MOVES`` moves; a ruleset whose play can go on

@@ -176,6 +176,10 @@ class SheddingConfig:
     """Every seat's wild cards, by seat (countdown: see ``wild_of_number``)."""
     wild_of_number: tuple[Mask, ...]
     """Countdown: the wild cards of each number 1..13 (index 0 unused)."""
+    memo: dict[int, tuple[Move, ...]]
+    """The legal-move tuples of every seat (``moves_for``'s table of the one wild mask
+    they share), at hand so that ``legal_moves`` looks a position up in one dict;
+    countdown, whose seats' wild cards differ, looks its tables up by wild mask."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -211,6 +215,7 @@ class SheddingConfig:
         else:
             self.wilds = (rules.wild_mask(),) * self.n
             self.wild_of_number = ()
+        self.memo = {} if self.countdown else memo_table(self.wilds[0])
         self.starter_rule = {
             "classic": STARTER_REBURY,
             "ultimate": STARTER_DECLARE,
@@ -297,11 +302,17 @@ DRAW_TAIL: Final = 1
 PASS_TAIL: Final = 2
 
 
-def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
-    """The legal-move tuple for these playable masks (memoised: positions repeat)."""
+def memo_table(wilds: Mask) -> dict[int, tuple[Move, ...]]:
+    """The table of legal-move tuples of a seat whose wild cards are ``wilds``."""
     table = _MEMOS.get(wilds)
     if table is None:
         table = _MEMOS[wilds] = {}
+    return table
+
+
+def moves_for(plain: Mask, wild: Mask, call: bool, tail: int, wilds: Mask) -> tuple[Move, ...]:
+    """The legal-move tuple for these playable masks (memoised: positions repeat)."""
+    table = memo_table(wilds)
     key = plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT)
     moves = table.get(key)
     if moves is None:
@@ -673,12 +684,12 @@ class SheddingGame(Game):
         if self.phase == OVER:
             return ()
         plain, wild, call, tail = self._options()
+        cfg = self._cfg
         wilds = self._wild[self.current]
-        table = _MEMOS.get(wilds)
-        if table is not None:
-            moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
-            if moves is not None:
-                return moves
+        table = memo_table(wilds) if cfg.countdown else cfg.memo
+        moves = table.get(plain | wild | (call << _CALL_BIT) | (tail << _TAIL_SHIFT))
+        if moves is not None:
+            return moves
         return moves_for(plain, wild, call, tail, wilds)
 
     def _accepts_unlisted(self, move: Move) -> bool:

@@ -89,17 +89,32 @@ _ACTION_IDS: dict[Move, int] = {}
 """``encode_move`` of every move met so far (moves are interned: a lookup by identity)."""
 
 
+_LEGAL_IDS: dict[tuple[Move, ...], tuple[int, ...]] = {}
+"""``legal_action_ids`` by the game's tuple of legal moves (``Game.legal_tuple``)."""
+
+
+def legal_action_ids(game: Game) -> tuple[int, ...]:
+    """The action ids of the legal moves, in order, as a tuple shared by every position
+    with the same moves (asked every step: looked up by the game's own move tuple)."""
+    legal = game.legal_tuple()
+    found = _LEGAL_IDS.get(legal)
+    if found is None:
+        if len(_LEGAL_IDS) > 100_000:
+            _LEGAL_IDS.clear()
+        found = _LEGAL_IDS[legal] = tuple(sorted(_action_id(move) for move in legal))
+    return found
+
+
+def _action_id(move: Move) -> int:
+    action = _ACTION_IDS.get(move)
+    if action is None:
+        action = _ACTION_IDS[move] = encode_move(move)
+    return action
+
+
 def legal_actions(game: Game) -> list[int]:
-    """The action ids of the legal moves, in order (asked every step: looked up)."""
-    ids = _ACTION_IDS
-    out = []
-    for move in game.legal_moves():
-        action = ids.get(move)
-        if action is None:
-            action = ids[move] = encode_move(move)
-        out.append(action)
-    out.sort()
-    return out
+    """The action ids of the legal moves, in order."""
+    return list(legal_action_ids(game))
 
 
 def info_string(game: Game, seat: int, *, log: bool) -> str:

@@ -97,9 +97,10 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         seat = self._seat[agent]
-        mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         if not game.is_over and game.current_player == seat and not self._truncated():
-            mask[encoding.legal_actions(game)] = 1
+            mask = _action_mask(encoding.legal_action_ids(game)).copy()
+        else:
+            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         features = np.zeros(self._size, np.float32)
         found = encoding.sparse_features(game, seat)
         features[list(found)] = list(found.values())
@@ -156,6 +157,21 @@ class CrazyEightsEnv(AECEnv):  # type: ignore[misc]
         if result is None or result.winner is None:
             return [1.0 / n] * n
         return [1.0 if s == result.winner else 0.0 for s in range(n)]
+
+
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+"""The action mask of each set of legal action ids met (copied into each observation:
+a copy costs a small part of setting the ids in a new array)."""
+
+
+def _action_mask(ids: tuple[int, ...]) -> np.ndarray:
+    mask = _MASKS.get(ids)
+    if mask is None:
+        if len(_MASKS) > 20_000:
+            _MASKS.clear()
+        mask = _MASKS[ids] = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        mask[list(ids)] = 1
+    return mask
 
 
 def env(ruleset: str = "ultimate", **kwargs: Any) -> CrazyEightsEnv:
