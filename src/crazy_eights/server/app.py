@@ -24,6 +24,7 @@ from .api import (
     analysis,
     auth,
     evaluation,
+    friends,
     lobby,
     match,
     meta,
@@ -136,6 +137,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         analysis.router,
         evaluation.router,
         achievements.router,
+        friends.router,
         table_socket.router,
         meta.router,
     ):

@@ -30,6 +30,7 @@ from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
+from .friends import ASK_BURST, ASK_RATE, Friends
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
@@ -121,6 +122,8 @@ class Room:
         )
         self.achievements = achievements.Achievements(self.engine)
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
+        self.friends = Friends(self.engine)
+        self.friend_asks = KeyedBuckets(ASK_RATE, burst=ASK_BURST)
         self.table_deps = self._table_deps()
 
     def _finish_subscribers(self) -> FinishSubscribers:
