@@ -2,6 +2,7 @@
 import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
+import { friendsPanel } from "./friends.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
 import { joinQueue, leaveQueue, resumeQueue } from "./queue.js";
 import * as settings from "./settings.js";
@@ -43,6 +44,7 @@ export function lobbyPage() {
     }
   };
   const waitBox = h("div", { class: "queue-box" });
+  const friendsBox = h("section", { class: "panel friends-panel", "aria-label": "Friends" });
   const quick = async (ruleset, length, button) => {
     if (!(await needAccount("#/"))) return;
     await busy(button, "Joining the queue\u2026", () => joinQueue(waitBox, ruleset, length));
@@ -72,7 +74,9 @@ export function lobbyPage() {
       h("a", { class: "btn ghost small", href: `#/howto/${r}`, text: "How to play" })))),
     h("div", { class: "two-col" },
       h("section", { class: "panel" }, h("h2", { text: "Open tables" }), list, h("h3", { text: "Join by invite" }), inviteForm),
-      h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox))));
+      h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox)),
+    friendsBox));
+  const friends = friendsPanel(friendsBox);
   drawList();
   createForm(formBox);
   resumeQueue(waitBox);
@@ -96,6 +100,7 @@ export function lobbyPage() {
   connect();
   onLeave(() => {
     closed = true;
+    friends.stop();
     leaveQueue();
     if (ws) closeSocket(ws);
   });

@@ -2,6 +2,7 @@
 // shell.js holds what they share (who is signed in, navigation, showing a page).
 import { currentAccount } from "./api.js";
 import { profilePage, settingsPage } from "./account.js";
+import { listenForNames } from "./friends.js";
 import { lobbyPage } from "./lobby.js";
 import { historyPage, howtoPage, leadersPage } from "./records.js";
 import { replayPage } from "./replay.js";
@@ -66,6 +67,7 @@ async function boot() {
     await setAccount(null);
   }
   window.addEventListener("hashchange", route);
+  listenForNames();
   document.getElementById("nav").addEventListener("scroll", navHint, { passive: true });
   window.addEventListener("resize", navHint);
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });

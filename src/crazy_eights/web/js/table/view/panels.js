@@ -1,5 +1,6 @@
 // The players around the table: each opponent's panel in playing order, and your own
 // panel (or, watching, the bottom seat's) below the felt.
+import { personAttrs } from "../../friends.js";
 import { archonBadge, botBadge } from "../../people.js";
 import * as settings from "../../settings.js";
 import { avatarSVG, h } from "../../ui.js";
@@ -51,7 +52,7 @@ function playerPanel(ctrl, tells, seat, extraClass = "") {
     h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
     h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
     h("div", { class: "pinfo" },
-      h("div", { class: "pname", text: ctrl.name(seat) }),
+      h("div", { class: "pname", text: ctrl.name(seat), ...personAttrs(info.account, ctrl.name(seat), info) }),
       tells.badge(seat, settings.get()),
       h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : archonBadge(info.archon), h("span", { class: "count", text: cardCount(p.cards) }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),

@@ -1,0 +1,85 @@
+"""Issue 20: friends at the table, in two browsers. A finds B by clicking B's name on
+B's panel at their table and sends a request; B accepts in the lobby's friends panel;
+A sees B on the list. A guest is told to register."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from .conftest import CHROMIUM, shot
+from .helpers import create_table, sign_in_as_guest
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="browser tests need playwright")
+
+_names = itertools.count(1)
+
+
+def register(page: Any, stem: str) -> str:
+    """A new account made on the sign-in page; its name."""
+    name = f"{stem}{next(_names)}x{id(page) % 10_000}"
+    page.goto("/#/signin")
+    form = page.locator("form").filter(has=page.get_by_role("heading", name="Create an account"))
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Password").fill("password-1")
+    form.get_by_role("button", name="Create account").click()
+    page.wait_for_selector(".page.lobby")
+    return name
+
+
+def at_one_table(ada: Any, bob: Any) -> str:
+    """``ada`` makes a two-seat table, ``bob`` joins it from the lobby; both see hands."""
+    table = create_table(ada, players=2, bots=0)
+    bob.goto("/")
+    bob.locator(f".table-item[data-id='{table}']").get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"**/#/table/{table}")
+    start = ada.get_by_role("button", name="Start now (bots fill empty seats)")
+    if start.count():
+        start.click()
+    for page in (ada, bob):
+        page.wait_for_selector(".hand .card")
+    return table
+
+
+def friend_row(page: Any, name: str) -> Any:
+    return page.locator(".friends-panel .friends .friend").filter(has_text=name)
+
+
+def test_add_a_friend_from_their_name_at_the_table(new_page: Any, console: Any) -> None:
+    ada, bob = new_page(), new_page()
+    ada_name, bob_name = register(ada, "ada"), register(bob, "bob")
+    at_one_table(ada, bob)
+
+    name = ada.locator(f".pname[data-person-name='{bob_name}']")
+    name.click()
+    dialog = ada.locator(".modal.person-dialog")
+    dialog.get_by_role("button", name="Add friend").click()
+    ada.locator("#toast").filter(has_text=f"Friend request sent to {bob_name}").wait_for()
+
+    bob.goto("/")
+    incoming = bob.locator(".friends-panel .incoming .friend").filter(has_text=ada_name)
+    incoming.wait_for()
+    incoming.scroll_into_view_if_needed()
+    shot(bob, "friends-request")
+    incoming.get_by_role("button", name="Accept").click()
+    friend_row(bob, ada_name).wait_for()
+
+    ada.goto("/")
+    friend_row(ada, bob_name).wait_for()
+    assert ada.locator(".friends-panel .outgoing").count() == 0
+    friend_row(ada, bob_name).scroll_into_view_if_needed()
+    shot(ada, "friends-list")
+    assert console.errors == []
+
+
+def test_a_guest_is_told_to_register(new_page: Any, console: Any) -> None:
+    page = new_page()
+    sign_in_as_guest(page)
+    panel = page.locator(".friends-panel")
+    panel.get_by_text("register to add friends").wait_for()
+    assert panel.get_by_role("link", name="Register").is_visible()
+    assert console.errors == []
