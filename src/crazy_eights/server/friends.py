@@ -37,7 +37,7 @@ GUEST_REFUSAL = "register to add friends"
 
 Changed = Callable[[int, int, str], None]
 """Told (account, other, what) after a change: ``asked``, ``friends``, ``declined``,
-``cancelled`` or ``removed``."""
+``cancelled``, ``removed``, or ``settings`` (the account's own, ``other`` itself)."""
 
 
 class Person(BaseModel):
@@ -174,6 +174,30 @@ class Friends:
         async with self.engine.connect() as conn:
             return [int(r.friend_id) for r in await conn.execute(query)]
 
+    async def sightings(self, accounts: Sequence[int]) -> dict[int, tuple[bool, float | None]]:
+        """For each of the accounts with a ``social`` row: (appears offline, last seen)."""
+        s = db.social
+        query = sa.select(s.c.account_id, s.c.appear_offline, s.c.last_seen).where(
+            s.c.account_id.in_(list(accounts))
+        )
+        async with self.engine.connect() as conn:
+            return {
+                int(r.account_id): (bool(r.appear_offline), r.last_seen)
+                for r in await conn.execute(query)
+            }
+
+    async def mark_seen(self, account_id: int, at: float) -> None:
+        """Note when the account was last online (its last socket closed)."""
+        async with self.engine.begin() as conn:
+            statement = db.dialect_insert(conn, db.social).values(
+                account_id=account_id, last_seen=at
+            )
+            await conn.execute(
+                statement.on_conflict_do_update(
+                    index_elements=[db.social.c.account_id], set_={"last_seen": at}
+                )
+            )
+
     async def settings(self, account_id: int) -> SocialSettings:
         async with self.engine.connect() as conn:
             return await _settings(conn, account_id)
@@ -188,6 +212,7 @@ class Friends:
                     index_elements=[db.social.c.account_id], set_=values
                 )
             )
+        self._tell(account.id, account.id, "settings")
         return settings
 
     # ---- changing -----------------------------------------------------------------

@@ -34,6 +34,7 @@ from .friends import ASK_BURST, ASK_RATE, Friends
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
+from .presence import MemoryPresenceStore, Presence, PresenceStore
 from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
@@ -124,6 +125,10 @@ class Room:
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
         self.friends = Friends(self.engine)
         self.friend_asks = KeyedBuckets(ASK_RATE, burst=ASK_BURST)
+        self.presence = Presence(
+            bus=self.lobby.bus, store=self._presence_store(), social=self.friends, node=self.node
+        )
+        self.friends.changed.append(self.presence.friends_news)
         self.table_deps = self._table_deps()
 
     def _finish_subscribers(self) -> FinishSubscribers:
@@ -182,6 +187,14 @@ class Room:
 
         return RedisQueueStore(self.cluster.redis)
 
+    def _presence_store(self) -> PresenceStore:
+        """Where each node's sightings of a person are kept: here, or in Redis."""
+        if self.cluster is None:
+            return MemoryPresenceStore()
+        from .cluster.presence import RedisPresenceStore
+
+        return RedisPresenceStore(self.cluster.redis)
+
     def _table_changed(self, actor: TableActor) -> None:
         """Tell the lobby; a game that just finished may have moved a title."""
         self.lobby.table_changed(actor)
@@ -214,6 +227,7 @@ class Room:
         if isinstance(self.matchmaker.store, KeptQueueStore):
             self.matchmaker.restored(await self.matchmaker.store.load())
         self.matchmaker.start()
+        self.presence.start()
         self._watch()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
@@ -273,6 +287,7 @@ class Room:
         """Stop taking tables, hand over (or stop) the ones running here, then shut down."""
         self.draining = True
         await self.matchmaker.stop()
+        await self.presence.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         await self.tables.close()
         log.info("closing: writing what is queued for the database")
