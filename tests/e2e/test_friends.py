@@ -1,6 +1,7 @@
 """Issue 20: friends at the table, in two browsers. A finds B by clicking B's name on
 B's panel at their table and sends a request; B accepts in the lobby's friends panel;
-A sees B on the list. A guest is told to register."""
+A sees B on the list, online, then playing at the table (with Watch). A guest is told
+to register."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def friend_row(page: Any, name: str) -> Any:
 def test_add_a_friend_from_their_name_at_the_table(new_page: Any, console: Any) -> None:
     ada, bob = new_page(), new_page()
     ada_name, bob_name = register(ada, "ada"), register(bob, "bob")
-    at_one_table(ada, bob)
+    table = at_one_table(ada, bob)
 
     name = ada.locator(f".pname[data-person-name='{bob_name}']")
     name.click()
@@ -69,10 +70,27 @@ def test_add_a_friend_from_their_name_at_the_table(new_page: Any, console: Any) 
     friend_row(bob, ada_name).wait_for()
 
     ada.goto("/")
-    friend_row(ada, bob_name).wait_for()
+    row = friend_row(ada, bob_name)
+    row.wait_for()
     assert ada.locator(".friends-panel .outgoing").count() == 0
-    friend_row(ada, bob_name).scroll_into_view_if_needed()
-    shot(ada, "friends-list")
+    ada.locator(f".friends-panel .friend[data-status='online']").filter(
+        has_text=bob_name
+    ).wait_for()
+    assert "online" in row.locator(".friend-status").inner_text()
+    row.scroll_into_view_if_needed()
+    shot(ada, "friends-online")
+
+    bob.goto(f"/#/table/{table}")  # back to the game he sits in
+    bob.wait_for_selector(".hand .card")
+    ada.locator(".friends-panel .friend[data-status='playing']").filter(
+        has_text=bob_name
+    ).wait_for()
+    watch = row.get_by_role("link", name="Watch")
+    assert watch.get_attribute("href") == f"#/table/{table}"
+    row.scroll_into_view_if_needed()
+    shot(ada, "friends-playing")
+    watch.click()
+    ada.wait_for_url(f"**/#/table/{table}")
     assert console.errors == []
 
 

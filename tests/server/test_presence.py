@@ -202,6 +202,18 @@ def test_friend_list_changes_reach_both_sides(client: TestClient) -> None:
         assert next_about(bob_ws, ada[0])["status"] == "online"
 
 
+def test_a_private_table_is_not_named(client: TestClient) -> None:
+    ada, bob = register(client, "ada"), register(client, "bob")
+    befriend(client, ada, bob)
+    with lobby(client, bob[1]) as watch:
+        assert next_about(watch, ada[0])["status"] == "offline"
+        table = make_table(client, ada[1], public=False)
+        url = f"/ws/tables/{table['id']}?code={table['invite']}"
+        with client.websocket_connect(url, headers=as_(ada[1])):
+            playing = next_about(watch, ada[0])
+            assert playing["status"] == "playing" and playing["table"] is None
+
+
 def test_guests_get_no_presence(client: TestClient) -> None:
     response = client.post("/api/auth/guest")
     token = response.cookies["ce_session"]

@@ -109,14 +109,15 @@ async def _member(
 
 
 async def _where(table: TableHandle, table_id: str, account: int | None, code: str | None) -> Where:
-    """Where presence sees a person with this table open: at it, seated or not."""
+    """Where presence sees a person with this table open: at it, seated or not (a
+    private table is not named: friends see "playing" without a Watch button)."""
     if account is None:
         return Where("table", table_id)
     info: TableInfo = await table.request(Describe(account, code))
     seated = info.status in ("open", "playing") and any(
         s.account == account and not s.left for s in info.seats
     )
-    return Where("table", table_id, seated=seated)
+    return Where("table", table_id if info.public else None, seated=seated)
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:

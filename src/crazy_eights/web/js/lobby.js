@@ -91,6 +91,8 @@ export function lobbyPage() {
         for (const t of msg.tables) tables.set(t.id, t);
       } else if (msg.type === "table") tables.set(msg.table.id, msg.table);
       else if (msg.type === "removed") tables.delete(msg.id);
+      else if (msg.type === "presence") return friends.presence(msg.presence);
+      else if (msg.type === "friends_changed") return friends.refresh();
       drawList();
     };
     ws.onclose = () => {
@@ -98,8 +100,17 @@ export function lobbyPage() {
     };
   };
   connect();
+  // say "active" (ends "away" for friends) when the person does something, once a minute
+  let lastActive = 0;
+  const active = () => {
+    if (Date.now() - lastActive < 60_000 || !ws || ws.readyState !== WebSocket.OPEN) return;
+    lastActive = Date.now();
+    ws.send(JSON.stringify({ type: "active" }));
+  };
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, active, { passive: true });
   onLeave(() => {
     closed = true;
+    for (const kind of ["pointerdown", "keydown"]) document.removeEventListener(kind, active);
     friends.stop();
     leaveQueue();
     if (ws) closeSocket(ws);
