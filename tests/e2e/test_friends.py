@@ -73,7 +73,7 @@ def test_add_a_friend_from_their_name_at_the_table(new_page: Any, console: Any) 
     row = friend_row(ada, bob_name)
     row.wait_for()
     assert ada.locator(".friends-panel .outgoing").count() == 0
-    ada.locator(f".friends-panel .friend[data-status='online']").filter(
+    ada.locator(".friends-panel .friend[data-status='online']").filter(
         has_text=bob_name
     ).wait_for()
     assert "online" in row.locator(".friend-status").inner_text()
