@@ -23,6 +23,7 @@ from .api import (
     achievements,
     analysis,
     auth,
+    blocks,
     evaluation,
     friends,
     lobby,
@@ -138,6 +139,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         evaluation.router,
         achievements.router,
         friends.router,
+        blocks.router,
         table_socket.router,
         meta.router,
     ):

@@ -104,7 +104,8 @@ class Friends:
         self.engine = engine
         self.now = now
         self.changed: list[Changed] = []
-        self._lock = asyncio.Lock()
+        self.lock = asyncio.Lock()
+        """Changes to friends and blocks are made one at a time in this process."""
 
     def _tell(self, account: int, other: int, what: str) -> None:
         for listener in self.changed:
@@ -124,13 +125,13 @@ class Friends:
             raise ApiError(404, "no_account", f"There is no player {who}.")
         if row.bot_level is not None:
             raise ApiError(
-                422, "not_a_person", f"{row.display_name} is a bot: bots have no friends."
+                422, "not_a_person", f"Bots have no friends, and {row.display_name} is a bot."
             )
         if row.guest:
             raise ApiError(
                 422,
                 "guest_target",
-                f"{row.display_name} is a guest: guests can have friends once they register.",
+                f"Guests can have friends once they register, and {row.display_name} is a guest.",
             )
         return _person(row)
 
@@ -223,12 +224,12 @@ class Friends:
         me, them = account.id, target.account
         if me == them:
             raise ApiError(422, "yourself", "You can't add yourself as a friend.")
-        async with self._lock, self.engine.begin() as conn:
-            await _lock_accounts(conn, (me, them))
+        async with self.lock, self.engine.begin() as conn:
+            await lock_accounts(conn, (me, them))
             await self._purge(conn, (me, them))
             if await _are_friends(conn, me, them):
                 raise ApiError(
-                    409, "already_friends", f"{target.display_name} is already your friend."
+                    409, "already_friends", f"You are already friends with {target.display_name}."
                 )
             if await _blocked_either_way(conn, me, them):
                 raise _refuses(target)
@@ -267,8 +268,8 @@ class Friends:
         """Accept a request sent to you (404 ``no_request`` without one)."""
         refuse_guest(account)
         other = await self.find(account=from_id)
-        async with self._lock, self.engine.begin() as conn:
-            await _lock_accounts(conn, (account.id, from_id))
+        async with self.lock, self.engine.begin() as conn:
+            await lock_accounts(conn, (account.id, from_id))
             await self._purge(conn, (account.id, from_id))
             if not await _pending(conn, from_id, account.id):
                 raise _no_request(other)
@@ -312,7 +313,7 @@ class Friends:
         refuse_guest(account)
         other = from_id if to_id == account.id else to_id
         rq = db.friend_requests
-        async with self._lock, self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             done = await conn.execute(
                 rq.delete().where(
                     rq.c.from_id == from_id,
@@ -328,7 +329,7 @@ class Friends:
         """End a friendship (on both lists)."""
         refuse_guest(account)
         fr = db.friends
-        async with self._lock, self.engine.begin() as conn:
+        async with self.lock, self.engine.begin() as conn:
             done = await conn.execute(
                 fr.delete().where(
                     sa.or_(
@@ -360,7 +361,9 @@ def _request(row: Any) -> RequestOut:
 
 def _refuses(target: Person) -> ApiError:
     return ApiError(
-        403, "refuses_requests", f"{target.display_name} does not take friend requests."
+        403,
+        "refuses_requests",
+        f"You can't send {target.display_name} a friend request: they don't take requests.",
     )
 
 
@@ -377,7 +380,7 @@ def _full_list(other: Person | None) -> ApiError:
             f"Your friends list is full ({MAX_FRIENDS}): remove a friend first.",
         )
     return ApiError(
-        409, "friends_full", f"{other.display_name}'s friends list is full ({MAX_FRIENDS})."
+        409, "friends_full", f"The friends list of {other.display_name} is full ({MAX_FRIENDS})."
     )
 
 
@@ -393,7 +396,7 @@ async def _settings(conn: AsyncConnection, account_id: int) -> SocialSettings:
     return SocialSettings(refuse_requests=row.refuse_requests, appear_offline=row.appear_offline)
 
 
-async def _lock_accounts(conn: AsyncConnection, accounts: Sequence[int]) -> None:
+async def lock_accounts(conn: AsyncConnection, accounts: Sequence[int]) -> None:
     """On PostgreSQL, lock both accounts' rows (in id order), so that changes to the
     same people made on two nodes take turns; SQLite writes one at a time anyway."""
     if conn.dialect.name == "postgresql":

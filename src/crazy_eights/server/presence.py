@@ -311,6 +311,11 @@ class Presence:
         if what == "settings":
             await self._changed(account)
             return
+        if what in ("blocked", "unblocked"):  # the other is never told of a block
+            self.tell([account], {"type": "friends_changed", "what": what})
+            if what == "blocked":
+                self.tell([other], {"type": "friends_changed", "what": "removed"})
+            return
         self.tell([account, other], {"type": "friends_changed", "what": what})
         if what == "friends":
             mine, theirs = await self.of([account, other])

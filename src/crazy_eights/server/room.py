@@ -26,6 +26,7 @@ from .analysis import Analyses, accuracy_share
 from .analysis import config_from as analysis_config
 from .archon import ArchonRule, Titles
 from .auth import Accounts
+from .blocks import Blocks
 from .botpool import BotPool
 from .bus import MemoryBus
 from .directory import MemoryDirectory
@@ -103,12 +104,15 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.friends = Friends(self.engine)
+        self.blocks = Blocks(self.engine, lock=self.friends.lock)
         self.matchmaker = Matchmaker(
             store=self._queue_store(),
             bus=self.lobby.bus,
             make_table=quickplay.table_maker(self.tables),
             window=settings.match_window_seconds,
             alone_at_once=settings.match_alone == "at_once",
+            apart=self.blocks.pairs_among,
         )
         self.titles = Titles(
             self.engine,
@@ -123,12 +127,12 @@ class Room:
         )
         self.achievements = achievements.Achievements(self.engine)
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
-        self.friends = Friends(self.engine)
         self.friend_asks = KeyedBuckets(ASK_RATE, burst=ASK_BURST)
         self.presence = Presence(
             bus=self.lobby.bus, store=self._presence_store(), social=self.friends, node=self.node
         )
         self.friends.changed.append(self.presence.friends_news)
+        self.blocks.changed.append(self.presence.friends_news)
         self.table_deps = self._table_deps()
 
     def _finish_subscribers(self) -> FinishSubscribers:

@@ -59,6 +59,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         account_id=account.id if account else None,
         name=account.display_name if account else "spectator",
         node=room.node,
+        hides=tuple(await room.blocks.blocked_by(account.id)) if account else (),
     )
     conn = Conn(ws)
     session = ws.cookies.get(COOKIE)

@@ -53,7 +53,9 @@ def op_in(data: dict[str, Any]) -> ops.Op:
     fields = dict(data)
     cls = _OPS[fields.pop("op")]
     if "member" in fields:
-        fields["member"] = Member(**fields["member"])
+        member = dict(fields["member"])
+        member["hides"] = tuple(member.get("hides", ()))
+        fields["member"] = Member(**member)
     if "player" in fields:
         fields["player"] = ops.Player(**fields["player"])
     op: ops.Op = cls(**fields)

@@ -7,11 +7,11 @@ import { api } from "./api.js";
 import { session } from "./shell.js";
 import { avatarSVG, h, modal, toast } from "./ui.js";
 
-/** The attributes that make a shown name open "Add friend" (none for bots, guests and
- * yourself). */
+/** The attributes that make a shown name open the person's dialog: Add friend (not for
+ * guests) and Block (none for bots and yourself). */
 export function personAttrs(account, name, { bot = null, guest = false } = {}) {
-  if (!account || bot || guest || (session.account && session.account.id === account)) return {};
-  return { "data-person": String(account), "data-person-name": name, role: "button", tabindex: "0", title: `${name}: add as a friend` };
+  if (!account || bot || (session.account && session.account.id === account)) return {};
+  return { "data-person": String(account), "data-person-name": name, "data-person-guest": guest ? "1" : null, role: "button", tabindex: "0", title: guest ? `${name}: block` : `${name}: add as a friend or block` };
 }
 
 /** Send a friend request; says what happened in a toast. */
@@ -27,16 +27,32 @@ export async function askFriend(body, name) {
   }
 }
 
+/** Block a person: their requests refused, their chat hidden, never matched together. */
+export async function blockPerson(account, name) {
+  try {
+    await api("/api/blocks", { method: "POST", body: { account } });
+    toast(`You blocked ${name}: their chat is hidden from you (from your next visit to a table) and quick play keeps you apart.`);
+    document.dispatchEvent(new CustomEvent("friends-changed"));
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
 async function openPerson(el) {
   const account = Number(el.dataset.person);
   const name = el.dataset.personName || "this player";
+  const meGuest = session.account && session.account.guest;
+  const themGuest = !!el.dataset.personGuest;
+  const words = meGuest ? "Guests can't have friends: register to add friends (your games are kept)."
+    : themGuest ? `${name} is a guest: guests can have friends once they register.` : `Send ${name} a friend request?`;
   const choice = await modal({
     title: name,
     className: "person-dialog",
-    body: h("p", { class: "muted", text: session.account && session.account.guest ? "Guests can't have friends: register to add friends (your games are kept)." : `Send ${name} a friend request?` }),
-    buttons: [{ text: "Add friend", value: "add", class: "btn primary" }, { text: "Close", value: null, class: "btn ghost" }],
+    body: h("p", { class: "muted", text: words }),
+    buttons: [meGuest || themGuest ? null : { text: "Add friend", value: "add", class: "btn primary" }, { text: "Block", value: "block", class: "btn danger" }, { text: "Close", value: null, class: "btn ghost" }],
   });
   if (choice === "add") await askFriend({ account }, name);
+  else if (choice === "block") await blockPerson(account, name);
 }
 
 /** Listen once, on the document, for clicks (and Enter) on befriendable names. */
@@ -69,7 +85,7 @@ function personRow(p, ...actions) {
 /** The lobby's friends panel in `box`; returns { refresh, presence } for the lobby's
  * socket (presence is filled in by the presence messages). */
 export function friendsPanel(box) {
-  const state = { data: null };
+  const state = { data: null, blocked: [] };
   const act = async (path, method, done) => {
     try {
       await api(path, { method });
@@ -81,10 +97,12 @@ export function friendsPanel(box) {
     }
   };
   const button = (text, onclick, cls = "btn small") => h("button", { class: cls, type: "button", text, onclick });
+  const blockedList = () => state.blocked.length ? h("div", { class: "blocked" }, h("h3", { text: "Blocked" }), h("ul", { class: "friend-list" }, state.blocked.map((p) => personRow({ ...p, avatar: "default" },
+    button("Unblock", () => act(`/api/blocks/${p.account}`, "DELETE", `${p.display_name} is no longer blocked.`), "btn small ghost"))))) : null;
   const draw = () => {
     const d = state.data;
     if (session.account && session.account.guest) {
-      box.replaceChildren(h("h2", { text: "Friends" }), h("p", { class: "muted guest-friends", text: "Guests can't have friends: register to add friends. Registering keeps your games." }), h("a", { class: "btn small", href: "#/profile", text: "Register" }));
+      box.replaceChildren(...[h("h2", { text: "Friends" }), h("p", { class: "muted guest-friends", text: "Guests can't have friends: register to add friends. Registering keeps your games." }), h("a", { class: "btn small", href: "#/profile", text: "Register" }), blockedList()].filter(Boolean));
       return;
     }
     if (!d) return;
@@ -116,6 +134,7 @@ export function friendsPanel(box) {
         h("span", { class: "muted", text: `asked ${ago(p.at)}` }),
         button("Cancel", () => act(`/api/friends/requests/${p.account}`, "DELETE"), "btn small ghost"))))) : null,
       form,
+      blockedList(),
       h("div", { class: "friend-settings" }, toggle("refuse_requests", "Refuse all friend requests"), toggle("appear_offline", "Appear offline")),
       h("p", { class: "muted small", text: `At most ${d.limits.friends} friends and ${d.limits.outgoing} requests waiting; a request expires after ${d.limits.request_days} days.` })].filter(Boolean));
     drawPresence();
@@ -131,8 +150,10 @@ export function friendsPanel(box) {
     }
   };
   const refresh = async () => {
-    if (!session.account || session.account.guest) return draw();
+    if (!session.account) return draw();
     try {
+      state.blocked = await api("/api/blocks");
+      if (session.account.guest) return draw();
       state.data = await api("/api/friends");
     } catch (e) {
       box.replaceChildren(h("h2", { text: "Friends" }), h("p", { class: "error", text: e.message }));

@@ -256,6 +256,7 @@ export const FRIENDS_HELP = [
   ["Adding a friend", "Click a player's name at a table, in the lobby, in a replay or on a profile and choose Add friend, or type their account name under Friends in the lobby. They see your request in their friends panel and accept or decline it; you can cancel it until then. If they had already asked you, you are friends at once. A request nobody answers goes away after 30 days. You can have 200 friends and 20 requests waiting at a time."],
   ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
   ["Refusing requests", "Tick Refuse all friend requests under Friends and nobody can send you one; you can still ask others yourself."],
+  ["Blocking", "Click a name and choose Block to keep someone away: they can't send you friend requests, their chat is hidden from you (from your next visit to a table), and quick play never seats you with them (you get bots instead). Blocking also ends a friendship. Unblock them under Friends in the lobby."],
   ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
 ];
 
