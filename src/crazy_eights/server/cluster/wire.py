@@ -17,6 +17,7 @@ _OPS: dict[str, type[Any]] = {
         ops.Part,
         ops.Play,
         ops.Say,
+        ops.React,
         ops.Call,
         ops.AskHint,
         ops.Sync,
