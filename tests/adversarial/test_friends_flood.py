@@ -96,3 +96,26 @@ def test_a_request_flood_is_throttled(db_client: TestClient) -> None:
     assert codes.count(429) >= 40 - int(friends.ASK_BURST), codes
     assert codes.count(201) == 3
     assert len(rows(db_client, db.friend_requests)) == 3
+
+
+def test_a_reaction_flood_reaches_nobody_past_three(db_client: TestClient) -> None:
+    from tests.server.conftest import until
+    from tests.server.test_reactions import seated_table
+
+    table, people = seated_table(db_client)
+    url = f"/ws/tables/{table}"
+    with (
+        db_client.websocket_connect(url, headers=cookie(people[0][1])) as ada,
+        db_client.websocket_connect(url, headers=cookie(people[1][1])) as bob,
+    ):
+        until(ada, "welcome")
+        until(bob, "welcome")
+        for _ in range(30):
+            ada.send_json({"type": "react", "reaction": "hurry_up"})
+        refusals = [until(ada, "error")["code"] for _ in range(27)]
+        assert set(refusals) == {"too_many_reactions"}
+        ada.send_json({"type": "chat", "text": "marker"})
+        heard = []
+        while (message := bob.receive_json())["type"] != "chat":
+            heard.append(message["type"])
+        assert heard.count("reaction") == 3

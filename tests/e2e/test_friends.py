@@ -123,3 +123,39 @@ def test_blocking_from_a_name_refuses_their_requests(new_page: Any, console: Any
     # the one refused request is the only error the pages logged (Chromium logs a 403)
     assert [e for e in console.errors if "403" not in e] == []
     assert len(console.errors) == 1
+
+
+def test_a_reaction_shows_on_the_other_screen(new_page: Any, console: Any) -> None:
+    from .helpers import two_at_one_table
+
+    ada, bob = new_page(), new_page()
+    two_at_one_table(ada, bob)
+    bob.evaluate(
+        "() => { window.__sounds = [];"
+        "document.addEventListener('ce-sound', e => window.__sounds.push(e.detail.name)); }"
+    )
+    ada.locator(".reaction-btn[data-reaction='well_played']").click()
+    bubble = bob.locator(".player .reaction-bubble[data-reaction='well_played']")
+    bubble.wait_for()
+    assert "Well played" in bubble.inner_text()
+    bob.wait_for_function("() => window.__sounds.includes('pop')")  # with its sound
+    ada.locator(".me-panel .reaction-bubble[data-reaction='well_played']").wait_for()
+    shot(bob, "reaction-bubble")
+    bubble.wait_for(state="detached", timeout=10_000)  # gone after a few seconds
+
+    # bob mutes ada's reactions from her name: her next one never shows on his screen
+    ada_name = ada.locator(".me-name").inner_text()
+    bob.locator(f".pname[data-person-name='{ada_name}']").click()
+    bob.locator(".modal.person-dialog").get_by_role("button", name="Mute reactions").click()
+    bob.locator("#toast").filter(has_text="reactions are muted").wait_for()
+    ada.locator(".reaction-btn[data-reaction='thanks']").click()
+    ada.locator(".me-panel .reaction-bubble[data-reaction='thanks']").wait_for()
+    ada.locator(".chat-form input").fill("marker")
+    ada.locator(".chat-form").get_by_role("button", name="Send").click()
+    bob.locator(".chat-list li").filter(has_text="marker").wait_for()
+    assert bob.locator(".reaction-bubble").count() == 0
+
+    for reaction in ("wow", "laugh", "sad", "oops"):  # four at once: one too many
+        ada.locator(f".reaction-btn[data-reaction='{reaction}']").click()
+    ada.locator("#toast").filter(has_text="At most 3 reactions in 10 seconds").wait_for()
+    assert console.errors == []

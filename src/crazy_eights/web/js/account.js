@@ -233,6 +233,8 @@ export async function settingsPage() {
         radio("sort", [["suit", "Suit"], ["rank", "Rank"], ["custom", "My own order (drag cards)"]]),
         check("oneClick", "A click on a playable card plays it (off: click selects, click again plays)"),
         check("autoCall", "Call \u201clast card\u201d for me at tables with hints on"),
+        check("reactions", "Show reactions at the table (off: mute everyone's)"),
+        check("spectatorReactions", "Show spectators' reactions too"),
         check("tutorialDone", "I have done the tutorial")))));
   drawPreview();
 }

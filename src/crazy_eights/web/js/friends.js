@@ -4,6 +4,8 @@
 // handler on the document opens the little dialog for it. Everything the server refuses
 // comes back as its sentence (a guest hears "register to add friends").
 import { api } from "./api.js";
+import * as settings from "./settings.js";
+import { toggleMute } from "./table/reactions.js";
 import { session } from "./shell.js";
 import { avatarSVG, h, modal, toast } from "./ui.js";
 
@@ -49,9 +51,12 @@ async function openPerson(el) {
     title: name,
     className: "person-dialog",
     body: h("p", { class: "muted", text: words }),
-    buttons: [meGuest || themGuest ? null : { text: "Add friend", value: "add", class: "btn primary" }, { text: "Block", value: "block", class: "btn danger" }, { text: "Close", value: null, class: "btn ghost" }],
+    buttons: [meGuest || themGuest ? null : { text: "Add friend", value: "add", class: "btn primary" },
+      { text: (settings.get().mutedReactors || []).includes(account) ? "Show reactions" : "Mute reactions", value: "mute", class: "btn" },
+      { text: "Block", value: "block", class: "btn danger" }, { text: "Close", value: null, class: "btn ghost" }],
   });
   if (choice === "add") await askFriend({ account }, name);
+  else if (choice === "mute") toast(toggleMute(account) ? `${name}'s reactions are muted.` : `${name}'s reactions are shown again.`);
   else if (choice === "block") await blockPerson(account, name);
 }
 

@@ -257,6 +257,7 @@ export const FRIENDS_HELP = [
   ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
   ["Refusing requests", "Tick Refuse all friend requests under Friends and nobody can send you one; you can still ask others yourself."],
   ["Blocking", "Click a name and choose Block to keep someone away: they can't send you friend requests, their chat is hidden from you (from your next visit to a table), and quick play never seats you with them (you get bots instead). Blocking also ends a friendship. Unblock them under Friends in the lobby."],
+  ["Reactions", "At a table, the buttons under the chat send a reaction (thumbs up, well played, oops, hurry up, thanks, wow, sad, laugh). It shows for a few seconds as a bubble on your panel on everyone's screen, with a short sound when sounds are on. You can send 3 in 10 seconds. Settings has Show reactions (off mutes everyone) and Show spectators' reactions (off at first); click a name and choose Mute reactions to mute one person."],
   ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
 ];
 

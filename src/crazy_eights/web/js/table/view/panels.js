@@ -4,6 +4,7 @@ import { personAttrs } from "../../friends.js";
 import { archonBadge, botBadge } from "../../people.js";
 import * as settings from "../../settings.js";
 import { avatarSVG, h } from "../../ui.js";
+import { bubble } from "../reactions.js";
 import { looks } from "../rulesets.js";
 
 /** The countdown on an absent player's seat: seconds until a stand-in bot plays it. */
@@ -58,7 +59,8 @@ function playerPanel(ctrl, tells, seat, extraClass = "") {
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
     fan,
     p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
-    v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
+    v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null,
+    bubble(ctrl, seat));
 }
 
 /** Your own panel under the felt: avatar, name, cards, facts, timer, the armed call. */
@@ -68,14 +70,15 @@ function myPanel(ctrl, el) {
   const p = v.players[me];
   const info = ctrl.seatInfo(me) || {};
   el.me.className = `me-panel${v.current === me ? " current" : ""}${v.dealer === me ? " dealer" : ""}`;
-  el.me.replaceChildren(
+  el.me.replaceChildren(...[ // (no nulls: replaceChildren would write them as text)
     h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 36) }),
     h("div", { class: "pinfo" },
       h("div", { class: "pname", text: info.name || "You" }),
       h("div", { class: "pfacts" }, archonBadge(info.archon), h("span", { text: cardCount(p.cards) }), playerFacts(ctrl, p).map((f) => h("span", { text: f }))),
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
     ...(ctrl.called ? [h("span", { class: "badge-called", role: "status", text: "Last card armed" })] : []),
-    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null);
+    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null,
+    bubble(ctrl, me)].filter(Boolean));
 }
 
 /** Every panel: opponents left, across and right; yours (or the watched seat's) below. */
