@@ -20,7 +20,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -37,6 +37,8 @@ SWEEP_SECONDS = 20.0
 """How often this process looks for people gone away and renews its entries."""
 STALE_SECONDS = 90.0
 """An entry not renewed for this long is a dead node's: ignored."""
+STOP_SECONDS = 5.0
+"""How long closing waits for the changes under way."""
 MAX_WAITING = 200
 """Messages a lobby socket may have waiting before it misses some (then it re-reads)."""
 
@@ -159,6 +161,7 @@ class Presence:
         self._listeners: dict[int, set[asyncio.Queue[dict[str, Any] | None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        self._closed = False
         self.sent = 0
         """Presence messages put on the bus by this process (for tests and bench)."""
 
@@ -172,6 +175,13 @@ class Presence:
         ]
 
     async def stop(self) -> None:
+        """Stop telling: sockets that close after this (the room closing) change nothing,
+        so no database work starts while the room shuts its engine."""
+        self._closed = True
+        # the changes under way finish (a task cancelled inside a database transaction
+        # could hold the engine's shutdown); then the relay and the sweep stop
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settle(), STOP_SECONDS)
         for task in [*self._tasks, *self._pending]:
             task.cancel()
         for task in [*self._tasks, *self._pending]:
@@ -185,6 +195,9 @@ class Presence:
     async def connected(self, account: int | None, where: Where) -> AsyncIterator[None]:
         """Count a socket of ``account`` at ``where`` while the block runs."""
         if account is None:
+            yield
+            return
+        if self._closed:
             yield
             return
         sightings = self._seen.setdefault(account, _Sightings())
@@ -233,7 +246,10 @@ class Presence:
         while self._pending:
             await asyncio.gather(*list(self._pending), return_exceptions=True)
 
-    def _soon(self, work: Awaitable[None]) -> None:
+    def _soon(self, work: Coroutine[Any, Any, None]) -> None:
+        if self._closed:
+            work.close()
+            return
         task = asyncio.ensure_future(work)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
