@@ -203,7 +203,9 @@ class Presence:
         sightings = self._seen.setdefault(account, _Sightings())
         sightings.open[where] += 1
         sightings.active, sightings.away = self.clock(), False
-        await self._changed(account)
+        # told from a task of its own, as leaving is: a socket's handler cancelled while
+        # the room closes is then never inside a database transaction
+        self._soon(self._changed(account))
         try:
             yield
         finally:
