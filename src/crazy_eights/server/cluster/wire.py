@@ -17,7 +17,6 @@ _OPS: dict[str, type[Any]] = {
         ops.Part,
         ops.Play,
         ops.Say,
-        ops.React,
         ops.Call,
         ops.AskHint,
         ops.Sync,
@@ -54,9 +53,7 @@ def op_in(data: dict[str, Any]) -> ops.Op:
     fields = dict(data)
     cls = _OPS[fields.pop("op")]
     if "member" in fields:
-        member = dict(fields["member"])
-        member["hides"] = tuple(member.get("hides", ()))
-        fields["member"] = Member(**member)
+        fields["member"] = Member(**fields["member"])
     if "player" in fields:
         fields["player"] = ops.Player(**fields["player"])
     op: ops.Op = cls(**fields)

@@ -30,7 +30,6 @@ from . import (
     messages,
     ops,
     play,
-    reactions,
     rematch,
     rematcher,
     seating,
@@ -69,7 +68,6 @@ HANDLERS: Mapping[type[Any], Handler] = {
     ops.Play: play.on_play,
     ops.Say: talk.on_say,
     ops.Call: talk.on_call,
-    ops.React: reactions.on_react,
     ops.AskHint: hinting.on_ask,
     ops.NextRound: between_rounds.on_next_round,
     # the lobby (answered with the table's info)

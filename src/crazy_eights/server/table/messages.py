@@ -243,11 +243,7 @@ def welcome(table: TableState, member: Member, *, stood_in: int = 0) -> Welcome:
         ),
         info=table_info(table, for_account=member.account_id),
         state=None if data is None else State(**data),
-        chat=[
-            chat_out(table.id, line)
-            for line in table.chat.lines
-            if line.account_id is None or line.account_id not in member.hides
-        ],
+        chat=[chat_out(table.id, line) for line in table.chat.lines],
         ratings=rating_changes(table) if table.rating_changes else None,
         rematch=table.rematch,
         stood_in=stood_in,

@@ -16,7 +16,6 @@ from ..protocol import (
     MoveIn,
     NextRoundIn,
     PingIn,
-    ReactIn,
     SyncIn,
 )
 from .members import Member
@@ -65,12 +64,6 @@ class Play:
 class Say:
     member_id: str
     text: str
-
-
-@dataclass(frozen=True)
-class React:
-    member_id: str
-    reaction: str
 
 
 @dataclass(frozen=True)
@@ -195,7 +188,6 @@ Op = (
     | Part
     | Play
     | Say
-    | React
     | Call
     | AskHint
     | Sync
@@ -236,6 +228,4 @@ def from_client(member_id: str, message: ClientMessage) -> Op:
             return Ping(member_id, t)
         case NextRoundIn():
             return NextRound(member_id)
-        case ReactIn(reaction=reaction):
-            return React(member_id, reaction)
     raise AssertionError(f"unhandled message {message!r}")

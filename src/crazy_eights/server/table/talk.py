@@ -56,7 +56,6 @@ async def on_say(ctx: TableContext, op: Say) -> None:
     )
     ctx.store.add_chat(table.id, line)
     table.chat.add(line)
-    chat = messages.chat_out(table.id, line, clock=messages.clock(table), call=is_call)
-    ctx.out.to_all_from(member.account_id, chat)
+    ctx.out.to_all(messages.chat_out(table.id, line, clock=messages.clock(table), call=is_call))
     if is_call:
         call(ctx, member)
