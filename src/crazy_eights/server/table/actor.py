@@ -37,7 +37,6 @@ from . import (
     talk,
 )
 from .bots import BotTurns, HintDesk, Thinker
-from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
 from .context import Notices, TableContext
 from .members import Members
@@ -150,15 +149,8 @@ class TableActor:
     def _state(self, record: TableRecord) -> TableState:
         """The table's state from its record, its timers and bots answering on its queue."""
         deps = self.deps
-        return TableState(
-            id=record.id,
-            spec=record.spec,
-            seed=record.seed,
-            creator=record.creator,
-            invite=record.invite,
-            status=record.status,
-            created_at=record.created_at,
-            seats=record.seats,
+        return TableState.from_record(
+            record,
             clock=TurnClock(lambda version: self.submit(Timeout(version))),
             grace=GraceTimers(deps.grace_seconds, lambda seat: self.submit(GraceOver(seat))),
             rounds=RoundPause(deps.round_pause, lambda version: self.submit(PauseOver(version))),
@@ -171,7 +163,6 @@ class TableActor:
                 submit=self.submit,
             ),
             hints=HintDesk(deps.thinker, submit=self.submit, table_id=record.id),
-            chat=ChatRoom(record.chat),
             titles=deps.titles,
         )
 

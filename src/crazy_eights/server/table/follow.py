@@ -34,7 +34,6 @@ from ..errors import ApiError
 from ..protocol import PongOut, TableInfo, TableOut
 from . import messages
 from .bots import BotTurns, HintDesk, Thinker
-from .chat import ChatRoom
 from .clock import GraceTimers, TurnClock
 from .members import Member
 from .ops import Describe, Join, Joined, Op, Part, Ping, Sync
@@ -84,15 +83,8 @@ class FollowedTable:
         for the clock its watchers see."""
         self.deps = deps
         self._on_empty = on_empty
-        self.state = TableState(
-            id=record.id,
-            spec=record.spec,
-            seed=record.seed,
-            creator=record.creator,
-            invite=record.invite,
-            status=record.status,
-            created_at=record.created_at,
-            seats=record.seats,
+        self.state = TableState.from_record(
+            record,
             clock=TurnClock(_never),
             grace=GraceTimers(0.0, _never),
             rounds=RoundPause(0.0, _never),
@@ -101,7 +93,6 @@ class FollowedTable:
                 deps.thinker, table_id=record.id, seed=record.seed, delay=0, submit=_never
             ),
             hints=HintDesk(deps.thinker, submit=_never, table_id=record.id),
-            chat=ChatRoom(record.chat),
             titles=deps.titles,
         )
         if record.status in ("playing", "finished"):

@@ -23,7 +23,7 @@ from .members import Members
 from .presence import Presence
 from .rounds import RoundPause
 from .seats import Seats
-from .store import Spec, Status
+from .store import Spec, Status, TableRecord
 
 
 @dataclass
@@ -55,6 +55,40 @@ class TableState:
     """Each person's rating before and after, once the finished game is recorded."""
     rematch: Rematch | None = None
     """The finished table's follow-up, once someone asked to play again."""
+
+    @classmethod
+    def from_record(
+        cls,
+        record: TableRecord,
+        *,
+        clock: TurnClock,
+        grace: GraceTimers,
+        rounds: RoundPause,
+        presence: Presence,
+        bots: BotTurns,
+        hints: HintDesk,
+        titles: Callable[[int | None], list[str]],
+    ) -> TableState:
+        """A stored table's facts and chat, with the moving parts that run it here (an
+        actor's, or a follower's that never fire)."""
+        return cls(
+            id=record.id,
+            spec=record.spec,
+            seed=record.seed,
+            creator=record.creator,
+            invite=record.invite,
+            status=record.status,
+            created_at=record.created_at,
+            seats=record.seats,
+            clock=clock,
+            grace=grace,
+            rounds=rounds,
+            presence=presence,
+            bots=bots,
+            hints=hints,
+            chat=ChatRoom(record.chat),
+            titles=titles,
+        )
 
     @property
     def rules(self) -> Rules:
