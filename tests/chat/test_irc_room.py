@@ -32,6 +32,7 @@ from ..conftest import run_async
 from ..services import Ngircd
 from .conftest import cli, room_env
 from .ircclient import Msg, Person
+from .roomwatch import listed, until, watch_to_the_end
 from .scripted import Plan, Room, drive
 
 pytestmark = pytest.mark.slow
@@ -50,17 +51,6 @@ CONFIG = HostConfig(
     seed=5,
 )
 PLACE = f"irc:127.0.0.1:{CHANNEL}"
-
-
-async def _until(check: Any, what: str, seconds: float = 30.0) -> Any:
-    """Wait for ``await check()`` to give something (a state the room reaches)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = await check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"{what}: not within {seconds:g} s"
-        await asyncio.sleep(0.1)
 
 
 async def game(irc_port: int, room_url: str, database_url: str) -> None:
@@ -124,11 +114,7 @@ async def play(people: dict[str, Person], http: httpx.AsyncClient, room_url: str
     marks = {"alice": alice.mark(), "bob": bob.mark()}
     await ask(alice, "!start", ROOM.in_channel("dealing cycles for alice, bob, bot3, bot4"))
 
-    async def in_lobby() -> dict[str, Any] | None:
-        tables = (await http.get("/api/tables")).json()
-        return next((t for t in tables if t.get("place") == PLACE), None)
-
-    info = await _until(in_lobby, "the chat table in the room's lobby")
+    info = await until(lambda: listed(http, PLACE), "the chat table in the room's lobby")
     assert info["name"] == f"cycles in {CHANNEL}" and info["status"] == "playing"
     assert info["seats"][0]["account"] == alicia and info["seats"][1]["name"] == "bob"
     assert not info["rated"]  # bob's nick is not linked
@@ -141,14 +127,7 @@ async def play(people: dict[str, Person], http: httpx.AsyncClient, room_url: str
         assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
         start = welcome["state"]["version"]
 
-        async def watch() -> None:
-            async for raw in ws:
-                message = json.loads(raw)
-                seen.append(message)
-                if message["type"] == "table" and message["info"]["status"] == "finished":
-                    return
-
-        watcher = asyncio.create_task(watch())
+        watcher = asyncio.create_task(watch_to_the_end(ws, seen))
         plan = Plan(idle=False)
         drivers = [drive(people[n], plan, marks[n], ROOM) for n in ("alice", "bob")]
         await asyncio.wait_for(asyncio.gather(*drivers), 300)
@@ -172,7 +151,7 @@ async def play(people: dict[str, Person], http: httpx.AsyncClient, room_url: str
     async def off_the_list() -> bool:
         return all(t["id"] != table_id for t in (await http.get("/api/tables")).json())
 
-    await _until(off_the_list, "the finished table off the lobby")
+    await until(off_the_list, "the finished table off the lobby")
 
 
 def test_an_irc_game_is_a_table_of_the_card_room(

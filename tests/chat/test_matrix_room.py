@@ -23,8 +23,8 @@ from crazy_eights.server.settings import ServerSettings
 
 from ..conftest import run_async
 from ..services import Synapse
+from .roomwatch import listed, until, watch_to_the_end
 from .scripted import Plan, Room, drive
-from .test_irc_room import _until
 
 pytestmark = pytest.mark.slow
 nio = pytest.importorskip("nio")
@@ -95,11 +95,7 @@ async def play(alice: Any, http: httpx.AsyncClient, room_url: str, place: str) -
     start_mark = alice.mark()
     await ask("!start", "dealing cycles")
 
-    async def in_lobby() -> dict[str, Any] | None:
-        tables = (await http.get("/api/tables")).json()
-        return next((t for t in tables if t.get("place") == place), None)
-
-    info = await _until(in_lobby, "the Matrix table in the room's lobby")
+    info = await until(lambda: listed(http, place), "the Matrix table in the room's lobby")
     assert info["name"] == f"cycles in {CHANNEL}" and info["status"] == "playing"
     assert info["seats"][0]["account"] == alicia and info["rated"]
     table_id = info["id"]
@@ -111,14 +107,7 @@ async def play(alice: Any, http: httpx.AsyncClient, room_url: str, place: str) -
         assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
         start = welcome["state"]["version"]
 
-        async def watch() -> None:
-            async for raw in ws:
-                message = json.loads(raw)
-                seen.append(message)
-                if message["type"] == "table" and message["info"]["status"] == "finished":
-                    return
-
-        watcher = asyncio.create_task(watch())
+        watcher = asyncio.create_task(watch_to_the_end(ws, seen))
         await asyncio.wait_for(drive(alice, Plan(idle=False), start_mark, ROOM), 120)
         await asyncio.wait_for(watcher, 30)
 
