@@ -14,7 +14,9 @@ import asyncio
 import gzip
 import hashlib
 import json
+import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,8 +59,9 @@ class ReplayAnswer:
     headers: dict[str, str]
 
 
-def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, Any]]:
-    """Every position of a finished game with all hands shown, for stepping through."""
+def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every position of a finished game with all hands shown, for stepping through, one
+    at a time (a long game's positions are never all held at once)."""
     game = new_game(rules, seed)
     seats = range(rules.players)
 
@@ -73,19 +76,18 @@ def replay_steps(rules: Rules, seed: int, moves: list[Any]) -> list[dict[str, An
             "hands": [game.hand(s) for s in seats],  # what each seat's view shows of it
         }
 
-    steps = [step(None, None, [])]
+    yield step(None, None, [])
     for row in moves:
         move = Move.parse(row.move)  # the one place a stored move's text is read
-        steps.append(step(move, row.seat, game.play(move)))
-    return steps
+        yield step(move, row.seat, game.play(move))
 
 
 def _titles(game: StoredGame, titles: Titles) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(seat_titles(titles, s.account_id, s.bot_level)) for s in game.seats)
 
 
-def replay_out(game: StoredGame, titles: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
-    """A stored game with its seats, its moves and every position, for the replay."""
+def replay_head(game: StoredGame, titles: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
+    """A stored game with its seats and its moves: the replay without its positions."""
     row = game.row
     bots = bot_names([s.bot_level for s in game.seats])  # as the table named them
     return {
@@ -105,15 +107,25 @@ def replay_out(game: StoredGame, titles: tuple[tuple[str, ...], ...]) -> dict[st
         ],
         "result": row.result,
         "moves": [{"n": m.n, "seat": m.seat, "move": m.move, "at": m.at} for m in game.moves],
-        "steps": replay_steps(game.rules, game.seed, list(game.moves)),
     }
 
 
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
 def build(game: StoredGame, titles: tuple[tuple[str, ...], ...], public: bool) -> Built:
-    """The replay's gzipped JSON and its ``ETag`` (runs in a thread: a long game takes a
-    while)."""
-    text = json.dumps(replay_out(game, titles), separators=(",", ":")).encode()
-    body = gzip.compress(text, compresslevel=6, mtime=0)
+    """The replay's gzipped JSON (its head and then ``steps``, every position) and its
+    ``ETag``. Runs in a thread, since a long game takes a while; each position is encoded
+    and compressed on its own, because one ``json.dumps`` of a whole long game holds the
+    interpreter lock from start to end (over a second for 10,000 moves), and the event
+    loop could not run meanwhile."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)  # gzip, mtime 0
+    chunks = [packer.compress(_compact(replay_head(game, titles))[:-1] + b',"steps":[')]
+    for n, step in enumerate(replay_steps(game.rules, game.seed, list(game.moves))):
+        chunks.append(packer.compress(b"," * (n > 0) + _compact(step)))
+    chunks += [packer.compress(b"]}"), packer.flush()]
+    body = b"".join(chunks)
     etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
     return Built(titles, body, etag, public)
 
