@@ -25,6 +25,7 @@ PAUSE = 0.3  # the bots' pause at these servers
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # a latency bound: measured with the machine to itself
 def test_another_tables_bot_moves_within_a_second_during_a_hint_flood(tmp_path: Path) -> None:
     # Sixty hint tables (the per-account table limit raised: this is the scheduler's test).
     env = {"CE_TABLES_PER_ACCOUNT": "100"}
