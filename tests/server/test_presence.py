@@ -5,13 +5,15 @@ SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from starlette.testclient import TestClient
 
-from crazy_eights.server.presence import Presence
+from crazy_eights.server.bus import MemoryBus
+from crazy_eights.server.presence import MemoryPresenceStore, Presence, Where
 
 from .conftest import as_, make_table
 from .test_friends import register
@@ -222,3 +224,50 @@ def test_guests_get_no_presence(client: TestClient) -> None:
         ws.send_json({"type": "active"})
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+class _SlowSecondLook:
+    """The friends service as presence asks it (``Social``) for two friends, where the
+    second look at the sightings (the lobby socket's closing) is slow: a busy database."""
+
+    def __init__(self, friend: int) -> None:
+        self.friend = friend
+        self.looks = 0
+
+    async def friend_ids(self, account_id: int) -> list[int]:
+        return [self.friend]
+
+    async def sightings(self, accounts: Sequence[int]) -> dict[int, tuple[bool, float | None]]:
+        self.looks += 1
+        await asyncio.sleep(0.2 if self.looks == 2 else 0)
+        return {}
+
+    async def mark_seen(self, account_id: int, at: float) -> None:
+        return None
+
+
+def test_a_lobby_closing_as_a_table_opens_ends_on_playing_for_friends() -> None:
+    """A page change (the lobby's socket closes, the table's opens) while the first
+    change is slow to tell: friends hear "offline" and then "playing", never the other
+    way round, and the last word is "playing"."""
+
+    async def scene() -> list[str]:
+        ada, friend = 1, 2
+        presence = Presence(
+            bus=MemoryBus(), store=MemoryPresenceStore(), social=_SlowSecondLook(friend)
+        )
+        presence.start()
+        heard = presence.listen(friend)
+        async with presence.connected(ada, Where("lobby")):
+            await presence.settle()
+        await asyncio.sleep(0)  # the leaving change has started (and waits on its look)
+        async with presence.connected(ada, Where("table", "t1", seated=True)):
+            await presence.settle()
+            statuses = []
+            while not statuses or statuses[-1] != "playing":
+                message = await asyncio.wait_for(anext(heard), 5)
+                statuses += [p["status"] for p in message["presence"]]
+        await presence.stop()
+        return statuses
+
+    assert asyncio.run(scene()) == ["online", "offline", "playing"]

@@ -161,6 +161,8 @@ class Presence:
         self._listeners: dict[int, set[asyncio.Queue[dict[str, Any] | None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        self._turns: dict[int, asyncio.Lock] = {}
+        self._asking: Counter[int] = Counter()
         self._closed = False
         self.sent = 0
         """Presence messages put on the bus by this process (for tests and bench)."""
@@ -261,7 +263,28 @@ class Presence:
     async def _changed(self, account: int, *, leaving: bool = False, renew: bool = False) -> None:
         """Write this node's entry for the account; when what friends see changed, tell
         them. Friends are assumed to see offline until told otherwise, so someone who
-        appears offline is never the subject of a message."""
+        appears offline is never the subject of a message.
+
+        One change of an account at a time, in the order they were asked: two at once
+        (a lobby socket closing as a table's opens) could otherwise reach the friends in
+        the wrong order, "playing" and then "offline"."""
+        async with self._turn(account):
+            await self._change(account, leaving=leaving, renew=renew)
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, account: int) -> AsyncIterator[None]:
+        lock = self._turns.setdefault(account, asyncio.Lock())
+        self._asking[account] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._asking[account] -= 1
+            if not self._asking[account]:
+                del self._asking[account]
+                self._turns.pop(account, None)
+
+    async def _change(self, account: int, *, leaving: bool, renew: bool) -> None:
         sightings = self._seen.get(account)
         now = self.clock()
         if sightings is None:

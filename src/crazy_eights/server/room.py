@@ -9,6 +9,7 @@ evaluation's counts, the achievements and the game analyses subscribe.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections import Counter
@@ -318,9 +319,10 @@ class Room:
         self.draining = True
         await self.matchmaker.stop()
         await self.hosted.stop()
-        await self.presence.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
-        await self.tables.close()
+        # presence finishes telling of the sockets that closed meanwhile, not first: the
+        # tables' new owners are waiting for the handover
+        await asyncio.gather(self.presence.stop(), self.tables.close())
         log.info("closing: writing what is queued for the database")
         await self.writer.stop()
         await self.titles.stop()
