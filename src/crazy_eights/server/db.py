@@ -227,6 +227,41 @@ chat_links = sa.Table(
     sa.Column("used_at", sa.Float, nullable=True),
 )
 
+# friends (a friendship is two rows, one from each side), pending requests, blocks and
+# each account's social choices and last sighting (friends.py, blocks.py, presence.py)
+friends = sa.Table(
+    "friends",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("friend_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("since", sa.Float),
+)
+
+friend_requests = sa.Table(
+    "friend_requests",
+    metadata,
+    sa.Column("from_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("to_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+blocks = sa.Table(
+    "blocks",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("blocked_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+social = sa.Table(
+    "social",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("refuse_requests", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("appear_offline", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("last_seen", sa.Float, nullable=True),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

@@ -27,7 +27,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -170,15 +170,21 @@ def _age(ticket: Ticket) -> tuple[float, str]:
 
 
 def groups(
-    tickets: Sequence[Ticket], players: int, now: float, window: float
+    tickets: Sequence[Ticket],
+    players: int,
+    now: float,
+    window: float,
+    apart: Set[frozenset[int]] = frozenset(),
 ) -> list[list[Ticket]]:
     """The tables to make now from one queue's tickets, each a list of tickets (the
     longest-waiting first): a full table of close ratings, or, when someone's window has
-    closed, that person with the closest-rated others there are."""
+    closed, that person with the closest-rated others there are. Two accounts of a pair
+    in ``apart`` (one blocked the other) never share a table: when nobody else is
+    there, bots fill the seats."""
     pending = sorted(tickets, key=_age)
     out: list[list[Ticket]] = []
     while pending:
-        group = _next_group(pending, players, now, window)
+        group = _next_group(pending, players, now, window, apart)
         if group is None:
             break
         out.append(group)
@@ -187,18 +193,36 @@ def groups(
 
 
 def _next_group(
-    pending: list[Ticket], players: int, now: float, window: float
+    pending: list[Ticket],
+    players: int,
+    now: float,
+    window: float,
+    apart: Set[frozenset[int]] = frozenset(),
 ) -> list[Ticket] | None:
     for first in pending:
         close = sorted(
             (t for t in pending if t is not first and abs(t.rating - first.rating) <= SPREAD),
             key=lambda t: (abs(t.rating - first.rating), _age(t)),
         )
-        if len(close) + 1 >= players:
-            return sorted([first, *close[: players - 1]], key=_age)
+        group = _together([first, *close], apart)
+        if len(group) >= players:
+            return sorted(group[:players], key=_age)
         if now >= first.joined + window:
-            return sorted(_rating_share(first, pending, players), key=_age)
+            share = _rating_share(first, pending, players)
+            share.sort(key=lambda t: t is not first)  # first, then the rest in order
+            return sorted(_together(share, apart), key=_age)
     return None
+
+
+def _together(candidates: Sequence[Ticket], apart: Set[frozenset[int]]) -> list[Ticket]:
+    """The candidates in order, leaving out each one kept apart from someone before it."""
+    if not apart:
+        return list(candidates)
+    out: list[Ticket] = []
+    for ticket in candidates:
+        if all(frozenset((ticket.account, t.account)) not in apart for t in out):
+            out.append(ticket)
+    return out
 
 
 def _rating_share(first: Ticket, pending: list[Ticket], players: int) -> list[Ticket]:
@@ -240,6 +264,8 @@ class Matchmaker:
     clock: Callable[[], float] = time.time
     alone_at_once: bool = True
     """Seat a person with bots at once when nobody else is online (no window to wait)."""
+    apart: Callable[[Sequence[int]], Awaitable[Set[frozenset[int]]]] | None = None
+    """The pairs among these accounts never to seat together (blocks)."""
     waiting_now: int = 0
     """People waiting in every queue at the timer's last look (for the metrics)."""
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -329,7 +355,8 @@ class Matchmaker:
         """Seat every group the queue can seat now."""
         async with self._lock:
             waiting = await self.store.waiting(key)
-            for group in groups(waiting, key.players, self.clock(), self.window):
+            apart = await self.apart([t.account for t in waiting]) if self.apart else set()
+            for group in groups(waiting, key.players, self.clock(), self.window, apart):
                 if await self.store.take(group):
                     try:
                         await self._seat(key, group)

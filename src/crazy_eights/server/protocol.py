@@ -85,6 +85,18 @@ class PingIn(_Client):
     t: float | None = None
 
 
+REACTIONS = ("thumbs_up", "well_played", "oops", "hurry_up", "thanks", "wow", "sad", "laugh")
+"""The fixed set of reactions (the browser draws each; the server knows only the ids)."""
+Reaction = Literal["thumbs_up", "well_played", "oops", "hurry_up", "thanks", "wow", "sad", "laugh"]
+
+
+class ReactIn(_Client):
+    """A reaction from the fixed set, shown a few seconds on the sender's panel."""
+
+    type: Literal["react"]
+    reaction: Reaction
+
+
 class NextRoundIn(_Client):
     """The player has read the round summary and is ready for the next round."""
 
@@ -92,7 +104,7 @@ class NextRoundIn(_Client):
 
 
 ClientMessage = Annotated[
-    MoveIn | CallIn | ChatIn | HintIn | SyncIn | BackIn | PingIn | NextRoundIn,
+    MoveIn | CallIn | ChatIn | HintIn | SyncIn | BackIn | PingIn | NextRoundIn | ReactIn,
     Field(discriminator="type"),
 ]
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -324,6 +336,16 @@ class PresenceOut(_Server):
     spectators: int
 
 
+class ReactionOut(_Server):
+    """Someone at the table reacted (not sent to those who blocked them)."""
+
+    type: Literal["reaction"] = "reaction"
+    seat: int | None = Field(description="the sender's seat; null for a spectator")
+    account: int
+    name: str
+    reaction: Reaction
+
+
 class CalledOut(_Server):
     type: Literal["called"] = "called"
     seat: int
@@ -379,6 +401,7 @@ ServerMessage = (
     | TableOut
     | PresenceOut
     | ChatOut
+    | ReactionOut
     | CalledOut
     | HintOut
     | ErrorOut

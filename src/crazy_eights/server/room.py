@@ -9,6 +9,7 @@ evaluation's counts, the achievements and the game analyses subscribe.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections import Counter
@@ -26,15 +27,18 @@ from .analysis import Analyses, accuracy_share
 from .analysis import config_from as analysis_config
 from .archon import ArchonRule, Titles
 from .auth import Accounts
+from .blocks import Blocks
 from .botpool import BotPool
 from .bus import MemoryBus
 from .chatnames import ChatNames
 from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
+from .friends import ASK_BURST, ASK_RATE, Friends
 from .hosted import HostedTables
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
+from .presence import MemoryPresenceStore, Presence, PresenceStore
 from .ratelimit import KeyedBuckets
 from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
@@ -104,12 +108,15 @@ class Room:
             self.fanout: Fanout = self.local
             self.lobby = Lobby(MemoryBus(), MemoryDirectory())
             self.tables = Tables(self._deps)
+        self.friends = Friends(self.engine)
+        self.blocks = Blocks(self.engine, lock=self.friends.lock)
         self.matchmaker = Matchmaker(
             store=self._queue_store(),
             bus=self.lobby.bus,
             make_table=quickplay.table_maker(self.tables),
             window=settings.match_window_seconds,
             alone_at_once=settings.match_alone == "at_once",
+            apart=self.blocks.pairs_among,
         )
         self.titles = Titles(
             self.engine,
@@ -124,6 +131,12 @@ class Room:
         )
         self.achievements = achievements.Achievements(self.engine)
         self.follow_ups = FollowUps(self.store, lambda: self.tables)
+        self.friend_asks = KeyedBuckets(ASK_RATE, burst=ASK_BURST)
+        self.presence = Presence(
+            bus=self.lobby.bus, store=self._presence_store(), social=self.friends, node=self.node
+        )
+        self.friends.changed.append(self.presence.friends_news)
+        self.blocks.changed.append(self.presence.friends_news)
         self.table_deps = self._table_deps()
         self.chat_names = ChatNames(self.engine)
         self.hosted = self._hosted()
@@ -204,6 +217,14 @@ class Room:
 
         return RedisQueueStore(self.cluster.redis)
 
+    def _presence_store(self) -> PresenceStore:
+        """Where each node's sightings of a person are kept: here, or in Redis."""
+        if self.cluster is None:
+            return MemoryPresenceStore()
+        from .cluster.presence import RedisPresenceStore
+
+        return RedisPresenceStore(self.cluster.redis)
+
     def _table_changed(self, actor: TableActor) -> None:
         """Tell the lobby; a game that just finished may have moved a title."""
         self.lobby.table_changed(actor)
@@ -237,6 +258,7 @@ class Room:
             self.matchmaker.restored(await self.matchmaker.store.load())
         self.matchmaker.start()
         self.hosted.start()
+        self.presence.start()
         self._watch()
         if self.cluster is not None:
             from .cluster.tables import ClusterTables
@@ -298,7 +320,9 @@ class Room:
         await self.matchmaker.stop()
         await self.hosted.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
-        await self.tables.close()
+        # presence finishes telling of the sockets that closed meanwhile, not first: the
+        # tables' new owners are waiting for the handover
+        await asyncio.gather(self.presence.stop(), self.tables.close())
         log.info("closing: writing what is queued for the database")
         await self.writer.stop()
         await self.titles.stop()

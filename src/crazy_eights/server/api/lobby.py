@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pydantic_core
@@ -18,6 +19,7 @@ from ..botpool import BOT_LEVELS
 from ..errors import ApiError
 from ..lengths import Length, length_settings
 from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
+from ..presence import Where
 from ..protocol import LobbyTables, Printable, TableInfo, too_large
 from ..quickplay import quick_spec
 from ..ratelimit import Guard, Verdict
@@ -237,33 +239,46 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(4029, "too many connections: wait a moment")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
-    async with room.matchmaker.online(account.id if account else None):
-        await _serve_lobby(ws, room)
+    account_id = account.id if account else None
+    async with (
+        room.matchmaker.online(account_id),
+        room.presence.connected(account_id, Where("lobby")),
+    ):
+        await _serve_lobby(ws, room, None if account is None or account.guest else account_id)
 
 
-async def _serve_lobby(ws: WebSocket, room: RoomDep) -> None:
-    """The lobby's tables, then every change to them, until the socket closes."""
-    updates = room.lobby.bus.subscribe(LOBBY)
+async def _serve_lobby(ws: WebSocket, room: RoomDep, friend: int | None) -> None:
+    """The lobby's tables, then every change to them, until the socket closes; for a
+    registered account (``friend``) also its friends' presence and list changes."""
+    updates = [room.lobby.bus.subscribe(LOBBY)]
+    if friend is not None:
+        updates.append(room.presence.listen(friend))
 
-    async def forward() -> None:
-        async for message in updates:
+    async def forward(stream: AsyncIterator[dict[str, Any]]) -> None:
+        async for message in stream:
             await ws.send_json(message)
 
     await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
-    task = asyncio.create_task(forward())
+    if friend is not None:
+        snapshot = await room.presence.snapshot(friend)
+        await ws.send_json({"type": "presence", "presence": [p.model_dump() for p in snapshot]})
+    tasks = [asyncio.create_task(forward(stream)) for stream in updates]
     try:
-        await answer_pings(ws)
+        await answer_pings(ws, lambda: room.presence.active(friend))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
 
 
-async def answer_pings(ws: WebSocket) -> None:
-    """Read the lobby socket: pings get a pong; anything else (binary frames included) is
-    ignored; too fast or too large closes it."""
+async def answer_pings(ws: WebSocket, active: Callable[[], None] | None = None) -> None:
+    """Read the lobby socket: pings get a pong; ``{"type": "active"}`` (the person did
+    something on the page) is told to ``active``; anything else (binary frames included)
+    is ignored; too fast or too large closes it."""
     guard = Guard(rate=LOBBY_RATE, burst=LOBBY_BURST, max_flood=20, max_bad=20)
     while True:
         message = await ws.receive()
@@ -279,13 +294,17 @@ async def answer_pings(ws: WebSocket) -> None:
         if too_large(text):
             await ws.close(1009, "message too large")
             return
-        if _is_ping(text):
+        kind = _kind(text)
+        if kind == "ping":
             await ws.send_json({"type": "pong"})
+        elif kind == "active" and active is not None:
+            active()
 
 
-def _is_ping(text: str) -> bool:
+def _kind(text: str) -> object:
+    """The ``type`` of a JSON object sent on the socket (None for anything else)."""
     try:
         data = pydantic_core.from_json(text)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "ping"
+        return None
+    return data.get("type") if isinstance(data, dict) else None

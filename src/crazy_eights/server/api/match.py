@@ -20,6 +20,7 @@ from ..errors import ApiError
 from ..lengths import Length, length_settings
 from ..lobby import check_table_limit, make_rules
 from ..matchmaking import Matchmaker, QueueKey, Ticket, new_ticket
+from ..presence import Where
 from ..protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
 from ..quickplay import JOIN_RATE, rating
 from ..security import origin_allowed
@@ -137,7 +138,7 @@ async def match_socket(ws: WebSocket) -> None:
     await mm.socket_opened(account.id)
     reader = asyncio.create_task(answer_pings(ws))
     try:
-        async with mm.online(account.id):
+        async with mm.online(account.id), room.presence.connected(account.id, Where("queue")):
             await ws.send_text((await mm.state(ticket.key)).model_dump_json())
             await _forward(ws, mm, updates, account.id, reader)
     except (WebSocketDisconnect, RuntimeError):

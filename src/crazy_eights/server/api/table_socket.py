@@ -8,6 +8,7 @@ its ``connection.Conn`` is the ``Link`` the table's text reaches it through."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -15,11 +16,12 @@ from ..auth import COOKIE, token_hash
 from ..connection import Conn
 from ..errors import ApiError
 from ..metrics import ERRORS
-from ..protocol import ErrorOut, ProtocolError, parse_client
+from ..presence import Presence, Where
+from ..protocol import ErrorOut, ProtocolError, TableInfo, parse_client
 from ..ratelimit import Guard, Verdict
 from ..security import origin_allowed
 from ..table.members import Member
-from ..table.ops import Join, Joined, Part, from_client
+from ..table.ops import Describe, Join, Joined, Part, from_client
 from ..tables import TableHandle
 from .deps import room_of
 
@@ -57,6 +59,7 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         account_id=account.id if account else None,
         name=account.display_name if account else "spectator",
         node=room.node,
+        hides=tuple(await room.blocks.blocked_by(account.id)) if account else (),
     )
     conn = Conn(ws)
     session = ws.cookies.get(COOKIE)
@@ -70,16 +73,23 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
     )
     try:
         async with room.matchmaker.online(member.account_id):
-            await _member(ws, conn, member, table, table_id, code)
+            await _member(ws, conn, member, table, table_id, code, room.presence)
     finally:
         room.sockets.remove(member.id)
         conn.stop()
 
 
 async def _member(
-    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str, code: str | None
+    ws: WebSocket,
+    conn: Conn,
+    member: Member,
+    table: TableHandle,
+    table_id: str,
+    code: str | None,
+    presence: Presence,
 ) -> None:
-    """Join the table, serve the socket until it closes, and part."""
+    """Join the table, serve the socket until it closes (the person counted at the
+    table, seated or watching, meanwhile), and part."""
     try:
         joined: Joined = await table.request(Join(member, code))
     except ApiError:
@@ -89,10 +99,26 @@ async def _member(
         await conn.finish(joined.close_code, joined.reason)
         return
     try:
-        await _serve(ws, conn, member, table, table_id)
+        where = await _where(table, table_id, member.account_id, code)
+        async with presence.connected(member.account_id, where):
+            await _serve(
+                ws, conn, member, (table, table_id), lambda: presence.active(member.account_id)
+            )
     finally:
         with contextlib.suppress(RuntimeError):
             table.submit(Part(member.id))
+
+
+async def _where(table: TableHandle, table_id: str, account: int | None, code: str | None) -> Where:
+    """Where presence sees a person with this table open: at it, seated or not (a
+    private table is not named: friends see "playing" without a Watch button)."""
+    if account is None:
+        return Where("table", table_id)
+    info: TableInfo = await table.request(Describe(account, code))
+    seated = info.status in ("open", "playing") and any(
+        s.account == account and not s.left for s in info.seats
+    )
+    return Where("table", table_id if info.public else None, seated=seated)
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:
@@ -103,7 +129,11 @@ def opener(ws: WebSocket, account_id: int | None) -> str:
 
 
 async def _serve(
-    ws: WebSocket, conn: Conn, member: Member, table: TableHandle, table_id: str
+    ws: WebSocket,
+    conn: Conn,
+    member: Member,
+    at: tuple[TableHandle, str],
+    active: Callable[[], None],
 ) -> None:
     """Read the socket until it closes: limits, parsing, and operations to the table.
 
@@ -112,6 +142,7 @@ async def _serve(
     and then ends this loop like any other close.
     """
     guard = Guard(rate=RATE, burst=BURST, max_flood=MAX_FLOOD, max_bad=MAX_BAD)
+    table, table_id = at
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await ws.receive()
@@ -138,6 +169,8 @@ async def _serve(
                     await conn.finish(1008, "too many bad messages")
                     return
                 continue
+            if msg.type != "ping":
+                active()
             table.submit(from_client(member.id, msg))
 
 

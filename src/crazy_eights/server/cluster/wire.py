@@ -17,6 +17,7 @@ _OPS: dict[str, type[Any]] = {
         ops.Part,
         ops.Play,
         ops.Say,
+        ops.React,
         ops.Call,
         ops.AskHint,
         ops.Sync,
@@ -53,7 +54,9 @@ def op_in(data: dict[str, Any]) -> ops.Op:
     fields = dict(data)
     cls = _OPS[fields.pop("op")]
     if "member" in fields:
-        fields["member"] = Member(**fields["member"])
+        member = dict(fields["member"])
+        member["hides"] = tuple(member.get("hides", ()))
+        fields["member"] = Member(**member)
     if "player" in fields:
         fields["player"] = ops.Player(**fields["player"])
     op: ops.Op = cls(**fields)

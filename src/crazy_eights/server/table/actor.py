@@ -30,6 +30,7 @@ from . import (
     messages,
     ops,
     play,
+    reactions,
     rematch,
     rematcher,
     seating,
@@ -67,6 +68,7 @@ HANDLERS: Mapping[type[Any], Handler] = {
     ops.Play: play.on_play,
     ops.Say: talk.on_say,
     ops.Call: talk.on_call,
+    ops.React: reactions.on_react,
     ops.AskHint: hinting.on_ask,
     ops.NextRound: between_rounds.on_next_round,
     # the lobby (answered with the table's info)

@@ -1,10 +1,10 @@
-"""A table's chat: the recent lines, and how fast each speaker may talk."""
+"""A table's chat: the recent lines, and how fast each speaker may talk (and react)."""
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .store import ChatLine
 
@@ -31,3 +31,24 @@ class ChatRoom:
 
     def add(self, line: ChatLine) -> None:
         self.lines.append(line)
+
+
+class SpeakerRate:
+    """At most ``limit`` of something per ``window`` seconds per speaker (reactions)."""
+
+    def __init__(
+        self, limit: int, window: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.limit, self.window, self._clock = limit, window, clock
+        self._times: dict[object, deque[float]] = {}
+
+    def admit(self, speaker: object) -> bool:
+        """Whether ``speaker`` may go on now; counts it if so."""
+        times = self._times.setdefault(speaker, deque())
+        now = self._clock()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) >= self.limit:
+            return False
+        times.append(now)
+        return True

@@ -21,7 +21,8 @@ class Member:
 
     ``node`` names the process holding the socket (see ``fanout``); ``seat`` is the seat
     the member plays, or None for a spectator, and follows the seating (change it through
-    ``Members.place`` once the member is added).
+    ``Members.place`` once the member is added). ``hides`` is read when the socket
+    opens (``blocks.Blocks.blocked_by``).
     """
 
     account_id: int | None
@@ -29,6 +30,8 @@ class Member:
     node: str = ""
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     seat: int | None = None
+    hides: tuple[int, ...] = ()
+    """The accounts this member blocked: their chat and reactions are not sent to it."""
 
     @property
     def role(self) -> str:

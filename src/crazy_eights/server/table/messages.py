@@ -243,7 +243,11 @@ def welcome(table: TableState, member: Member, *, stood_in: int = 0) -> Welcome:
         ),
         info=table_info(table, for_account=member.account_id),
         state=None if data is None else State(**data),
-        chat=[chat_out(table.id, line) for line in table.chat.lines],
+        chat=[
+            chat_out(table.id, line)
+            for line in table.chat.lines
+            if line.account_id is None or line.account_id not in member.hides
+        ],
         ratings=rating_changes(table) if table.rating_changes else None,
         rematch=table.rematch,
         stood_in=stood_in,

@@ -16,6 +16,7 @@ from ..protocol import (
     MoveIn,
     NextRoundIn,
     PingIn,
+    ReactIn,
     SyncIn,
 )
 from .members import Member
@@ -64,6 +65,12 @@ class Play:
 class Say:
     member_id: str
     text: str
+
+
+@dataclass(frozen=True)
+class React:
+    member_id: str
+    reaction: str
 
 
 @dataclass(frozen=True)
@@ -188,6 +195,7 @@ Op = (
     | Part
     | Play
     | Say
+    | React
     | Call
     | AskHint
     | Sync
@@ -228,4 +236,6 @@ def from_client(member_id: str, message: ClientMessage) -> Op:
             return Ping(member_id, t)
         case NextRoundIn():
             return NextRound(member_id)
+        case ReactIn(reaction=reaction):
+            return React(member_id, reaction)
     raise AssertionError(f"unhandled message {message!r}")

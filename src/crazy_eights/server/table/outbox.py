@@ -40,6 +40,11 @@ class Outbox:
         """One message to every member, players and watchers."""
         self.to_all_text(message.model_dump_json())
 
+    def to_all_from(self, account: int | None, message: ServerMessage) -> None:
+        """One message said by ``account`` to every member but those who blocked it."""
+        text = message.model_dump_json()
+        self.deliver([(m, text) for m in self._table.members if account not in m.hides])
+
     def to_all_text(self, text: str) -> None:
         """One text to every member."""
         self.deliver([(m, text) for m in self._table.members])

@@ -17,13 +17,16 @@ from crazy_eights.engine import Game, Rules
 
 from ..protocol import Rematch
 from .bots import BotTurns, HintDesk
-from .chat import ChatRoom
+from .chat import ChatRoom, SpeakerRate
 from .clock import GraceTimers, TurnClock
 from .members import Members
 from .presence import Presence
 from .rounds import RoundPause
 from .seats import Seats
 from .store import Spec, Status, TableRecord
+
+REACTION_RATE = (3, 10.0)
+"""Reactions per seconds, per person (beyond: refused with ``too_many_reactions``)."""
 
 
 @dataclass
@@ -51,6 +54,7 @@ class TableState:
     movers: list[int | None] = field(default_factory=list)
     """The seat that made each stored move, in order (None: the table's own)."""
     members: Members = field(default_factory=Members)
+    reactions: SpeakerRate = field(default_factory=lambda: SpeakerRate(*REACTION_RATE))
     rating_changes: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Each person's rating before and after, once the finished game is recorded."""
     rematch: Rematch | None = None

@@ -56,6 +56,7 @@ async def on_say(ctx: TableContext, op: Say) -> None:
     )
     ctx.store.add_chat(table.id, line)
     table.chat.add(line)
-    ctx.out.to_all(messages.chat_out(table.id, line, clock=messages.clock(table), call=is_call))
+    chat = messages.chat_out(table.id, line, clock=messages.clock(table), call=is_call)
+    ctx.out.to_all_from(member.account_id, chat)
     if is_call:
         call(ctx, member)

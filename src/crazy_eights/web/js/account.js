@@ -1,6 +1,7 @@
 // An account's pages: the profile (records, upgrade, sign out) and the settings.
 import { api } from "./api.js";
 import { backSVG, cardSVG } from "./cards.js";
+import { askFriend } from "./friends.js";
 import { RULESET_TITLES } from "./howto.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
@@ -47,6 +48,7 @@ export async function profilePage(id) {
   const evaluation = h("section", { class: "panel evaluation" }, h("h2", { text: "Evaluation" }), h("p", { class: "muted", text: "Loading\u2026" }));
   const progress = h("section", { class: "panel achievements" }, h("h2", { text: "Achievements and unlocks" }), h("p", { class: "muted", text: "Loading\u2026" }));
   box.append(evaluation, progress);
+  if (!own && session.account) box.append(h("div", { class: "row" }, h("button", { class: "btn", type: "button", text: "Add friend", onclick: () => askFriend({ account: accountId }, "this player") })));
   if (own) box.append(h("div", { class: "signout-row" }, h("button", { class: "btn ghost", type: "button", text: "Sign out", onclick: () => signOut() })));
   try {
     const rec = await api(`/api/accounts/${accountId}/records`);
@@ -231,6 +233,8 @@ export async function settingsPage() {
         radio("sort", [["suit", "Suit"], ["rank", "Rank"], ["custom", "My own order (drag cards)"]]),
         check("oneClick", "A click on a playable card plays it (off: click selects, click again plays)"),
         check("autoCall", "Call \u201clast card\u201d for me at tables with hints on"),
+        check("reactions", "Show reactions at the table (off: mute everyone's)"),
+        check("spectatorReactions", "Show spectators' reactions too"),
         check("tutorialDone", "I have done the tutorial")))));
   drawPreview();
 }

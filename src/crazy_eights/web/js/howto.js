@@ -244,8 +244,36 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
     }
     art.append(h3, dl);
   }
+  art.append(friendsHelp());
   const keys = document.createElement("section");
   keys.innerHTML = `<h3>Controls</h3><p>Click a glowing card to play it, double-click it, or drag it onto the discard pile. Click or drag the stock to draw. Keyboard: <kbd>\u2190</kbd>/<kbd>\u2192</kbd> choose a card, <kbd>Enter</kbd> play it, <kbd>D</kbd> draw, <kbd>P</kbd> pass, <kbd>L</kbd> last card, <kbd>S</kbd>/<kbd>H</kbd>/<kbd>D</kbd>/<kbd>C</kbd> pick a suit.</p>`;
   art.append(keys);
   return art;
+}
+
+/** The player's guide to friends, presence, blocking and reactions: one paragraph each. */
+export const FRIENDS_HELP = [
+  ["Adding a friend", "Click a player's name at a table, in the lobby, in a replay or on a profile and choose Add friend, or type their account name under Friends in the lobby. They see your request in their friends panel and accept or decline it; you can cancel it until then. If they had already asked you, you are friends at once. A request nobody answers goes away after 30 days. You can have 200 friends and 20 requests waiting at a time."],
+  ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
+  ["Refusing requests", "Tick Refuse all friend requests under Friends and nobody can send you one; you can still ask others yourself."],
+  ["Blocking", "Click a name and choose Block to keep someone away: they can't send you friend requests, their chat is hidden from you (from your next visit to a table), and quick play never seats you with them (you get bots instead). Blocking also ends a friendship. Unblock them under Friends in the lobby."],
+  ["Reactions", "At a table, the buttons under the chat send a reaction (thumbs up, well played, oops, hurry up, thanks, wow, sad, laugh). It shows for a few seconds as a bubble on your panel on everyone's screen, with a short sound when sounds are on. You can send 3 in 10 seconds. Settings has Show reactions (off mutes everyone) and Show spectators' reactions (off at first); click a name and choose Mute reactions to mute one person."],
+  ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
+];
+
+function friendsHelp() {
+  const sec = document.createElement("section");
+  sec.className = "friends-help";
+  sec.id = "friends";
+  const h3 = document.createElement("h3");
+  h3.textContent = "Friends, presence and reactions";
+  sec.append(h3);
+  for (const [title, text] of FRIENDS_HELP) {
+    const h4 = document.createElement("h4");
+    h4.textContent = title;
+    const p = document.createElement("p");
+    p.textContent = text;
+    sec.append(h4, p);
+  }
+  return sec;
 }

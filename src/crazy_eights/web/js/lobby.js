@@ -3,6 +3,7 @@ import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
 import { channelOf } from "./chatlink.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
+import { friendsPanel } from "./friends.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
 import { joinQueue, leaveQueue, resumeQueue } from "./queue.js";
 import * as settings from "./settings.js";
@@ -47,6 +48,7 @@ export function lobbyPage() {
     }
   };
   const waitBox = h("div", { class: "queue-box" });
+  const friendsBox = h("section", { class: "panel friends-panel", "aria-label": "Friends" });
   const quick = async (ruleset, length, button) => {
     if (!(await needAccount("#/"))) return;
     await busy(button, "Joining the queue\u2026", () => joinQueue(waitBox, ruleset, length));
@@ -76,7 +78,9 @@ export function lobbyPage() {
       h("a", { class: "btn ghost small", href: `#/howto/${r}`, text: "How to play" })))),
     h("div", { class: "two-col" },
       h("section", { class: "panel" }, h("h2", { text: "Open tables" }), list, h("h3", { text: "Join by invite" }), inviteForm),
-      h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox))));
+      h("section", { class: "panel" }, h("h2", { text: "Create a table" }), formBox)),
+    friendsBox));
+  const friends = friendsPanel(friendsBox);
   drawList();
   createForm(formBox);
   resumeQueue(waitBox);
@@ -91,6 +95,8 @@ export function lobbyPage() {
         for (const t of msg.tables) tables.set(t.id, t);
       } else if (msg.type === "table") tables.set(msg.table.id, msg.table);
       else if (msg.type === "removed") tables.delete(msg.id);
+      else if (msg.type === "presence") return friends.presence(msg.presence);
+      else if (msg.type === "friends_changed") return friends.refresh();
       drawList();
     };
     ws.onclose = () => {
@@ -98,8 +104,18 @@ export function lobbyPage() {
     };
   };
   connect();
+  // say "active" (ends "away" for friends) when the person does something, once a minute
+  let lastActive = 0;
+  const active = () => {
+    if (Date.now() - lastActive < 60_000 || !ws || ws.readyState !== WebSocket.OPEN) return;
+    lastActive = Date.now();
+    ws.send(JSON.stringify({ type: "active" }));
+  };
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, active, { passive: true });
   onLeave(() => {
     closed = true;
+    for (const kind of ["pointerdown", "keydown"]) document.removeEventListener(kind, active);
+    friends.stop();
     leaveQueue();
     if (ws) closeSocket(ws);
   });

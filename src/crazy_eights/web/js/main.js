@@ -3,6 +3,7 @@
 import { currentAccount } from "./api.js";
 import { linkPage } from "./chatlink.js";
 import { profilePage, settingsPage } from "./account.js";
+import { listenForNames } from "./friends.js";
 import { lobbyPage } from "./lobby.js";
 import { historyPage, howtoPage, leadersPage } from "./records.js";
 import { replayPage } from "./replay.js";
@@ -69,6 +70,7 @@ async function boot() {
     await setAccount(null);
   }
   window.addEventListener("hashchange", route);
+  listenForNames();
   document.getElementById("nav").addEventListener("scroll", navHint, { passive: true });
   window.addEventListener("resize", navHint);
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });

@@ -3,6 +3,7 @@
 // title the player holds, as the server sends them with every name: `archon`). The name
 // itself is whatever the server sends.
 import { RULESET_TITLES } from "./howto.js";
+import { personAttrs } from "./friends.js";
 import { h } from "./ui.js";
 
 /** The bot levels of the server (GET /api/rulesets "bot_levels") in words. */
@@ -49,6 +50,6 @@ export function archonBadge(rulesets) {
 
 /** A player's name followed by their badges: `who` carries bot (a level), guest and
  * archon (the rulesets whose title they hold); pass a seat, a row or an account as is. */
-export function nameWithBadges(name, { bot = null, guest = false, archon = [] } = {}, tag = "span") {
-  return h(tag, { class: "who" }, h("span", { class: "who-name", text: name }), bot ? botBadge(bot) : null, guest ? guestBadge() : null, bot ? null : archonBadge(archon));
+export function nameWithBadges(name, { bot = null, guest = false, archon = [], account = null } = {}, tag = "span") {
+  return h(tag, { class: "who" }, h("span", { class: "who-name", text: name, ...personAttrs(account, name, { bot, guest }) }), bot ? botBadge(bot) : null, guest ? guestBadge() : null, bot ? null : archonBadge(archon));
 }

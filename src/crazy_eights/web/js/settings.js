@@ -18,6 +18,9 @@ const DEFAULTS = {
   sort: "suit", // suit | rank | custom
   autoCall: false, // call "last card" automatically where the table leaves it to the player
   oneClick: true, // a click on a playable card plays it (else: click selects, click again plays)
+  reactions: true, // show reactions at the table (off: muted for everyone)
+  spectatorReactions: false, // show spectators' reactions too
+  mutedReactors: [], // accounts whose reactions are not shown
   tutorialDone: false,
   savedAt: 0, // when these settings were last changed (ms since 1970, the changing browser's clock)
 };

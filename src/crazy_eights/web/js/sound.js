@@ -104,6 +104,10 @@ function tone(ac, out, at, freq, dur, { type = "sine", gain = 0.2, attack = 0.01
 // The card sounds as voices: each draws itself into a context's `out` from time `t`,
 // so the same voice plays live and can be rendered offline (see renderVoice).
 const VOICES = {
+  pop(ac, out, t) { // a reaction: two short rising notes
+    tone(ac, out, t, 880, 0.09, { type: "sine", gain: 0.22, attack: 0.004 });
+    tone(ac, out, t + 0.06, 1320, 0.08, { type: "sine", gain: 0.16, attack: 0.004 });
+  },
   shuffle(ac, out, t) {
     for (let i = 0; i < 14; i++) noise(ac, out, t + i * 0.035 + Math.random() * 0.01, 0.03, { freq: 2500 + Math.random() * 2000, q: 0.8, gain: 0.18 });
   },
@@ -158,6 +162,7 @@ export const thud = () => play("thud");
 export const slide = (delay = 0) => play("slide", delay);
 export const flip = (delay = 0) => play("flip", delay);
 export const fanfare = () => play("fanfare");
+export const pop = () => play("pop");
 export const loss = () => play("loss");
 
 /** A voice rendered offline (mono, 1.5 s): its samples, to look at what it sounds like. */

@@ -53,6 +53,7 @@ export class TableView {
       call: () => actions.callLastCard(this),
       hint: () => actions.askHint(this),
       chat: (e) => actions.sendChat(this, e),
+      react: (reaction) => this.send({ type: "react", reaction }),
     });
     bindDrag(this);
     bindClicks(this);

@@ -3,6 +3,7 @@
 // a rematch and errors. `t` is the table (`TableView`).
 import { toast } from "../ui.js";
 import * as actions from "./actions.js";
+import * as reactions from "./reactions.js";
 import { renderChat } from "./view/chat.js";
 import { addLine, standinLine } from "./view/log.js";
 
@@ -44,6 +45,12 @@ export function receive(t, msg) {
     case "chat":
       c.chat.push(msg);
       renderChat(c, t.el);
+      break;
+    case "reaction":
+      reactions.show(c, msg, () => t.render(), (text) => {
+        c.chat.push({ name: "", text, reaction: true });
+        renderChat(c, t.el);
+      });
       break;
     case "called":
       actions.called(t);

@@ -2,6 +2,7 @@
 // buttons wired to the handlers given. The top line (sound, sort) is drawn here too.
 import { backSVG } from "../../cards.js";
 import * as settings from "../../settings.js";
+import { reactionBar } from "../reactions.js";
 import { h } from "../../ui.js";
 
 function speakerIcon(muted) {
@@ -63,7 +64,7 @@ export function buildTable(root, on) {
     h("button", { class: "btn small drawer-close", type: "button", text: "Close", onclick: () => toggleDrawer(el, false) }),
     el.score,
     h("section", { class: "panel" }, h("h2", { text: "Events" }), el.log),
-    h("section", { class: "panel chat" }, h("h2", { text: "Chat" }), el.chatList, el.chatForm));
+    h("section", { class: "panel chat" }, h("h2", { text: "Chat" }), el.chatList, el.chatForm, reactionBar(on.react)));
   el.coach = h("div", { class: "coach", hidden: true, role: "note" });
   el.page = h("div", { class: "table-page" }, el.felt, el.side);
   root.replaceChildren(el.page, el.coach);

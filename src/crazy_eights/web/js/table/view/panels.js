@@ -1,8 +1,10 @@
 // The players around the table: each opponent's panel in playing order, and your own
 // panel (or, watching, the bottom seat's) below the felt.
+import { personAttrs } from "../../friends.js";
 import { archonBadge, botBadge } from "../../people.js";
 import * as settings from "../../settings.js";
 import { avatarSVG, h } from "../../ui.js";
+import { bubble } from "../reactions.js";
 import { looks } from "../rulesets.js";
 
 /** The countdown on an absent player's seat: seconds until a stand-in bot plays it. */
@@ -51,13 +53,14 @@ function playerPanel(ctrl, tells, seat, extraClass = "") {
     h("span", { class: "turn-marker", "aria-hidden": "true", text: "\u25B6" }),
     h("span", { html: avatarSVG(info.avatar || "default", info.name || "", 40) }),
     h("div", { class: "pinfo" },
-      h("div", { class: "pname", text: ctrl.name(seat) }),
+      h("div", { class: "pname", text: ctrl.name(seat), ...personAttrs(info.account, ctrl.name(seat), info) }),
       tells.badge(seat, settings.get()),
       h("div", { class: "pfacts" }, info.bot ? botBadge(info.bot) : archonBadge(info.archon), h("span", { class: "count", text: cardCount(p.cards) }), facts.map((f) => h("span", { text: f })), tags.map((t) => h("span", { class: "tag", text: t })), countdown),
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
     fan,
     p.cards === 1 ? h("span", { class: "badge-last", text: "Last card!" }) : null,
-    v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null);
+    v.dealer === seat ? h("span", { class: "dealer-chip", title: "Dealer", text: "D" }) : null,
+    bubble(ctrl, seat));
 }
 
 /** Your own panel under the felt: avatar, name, cards, facts, timer, the armed call. */
@@ -74,7 +77,8 @@ function myPanel(ctrl, el) {
       h("div", { class: "pfacts" }, archonBadge(info.archon), h("span", { text: cardCount(p.cards) }), playerFacts(ctrl, p).map((f) => h("span", { text: f }))),
       h("div", { class: "timer", "aria-hidden": "true" }, h("span"))),
     ...(ctrl.called ? [h("span", { class: "badge-called", role: "status", text: "Last card armed" })] : []),
-    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null].filter(Boolean));
+    v.dealer === me ? h("span", { class: "dealer-chip", title: "Dealer: you deal", text: "D" }) : null,
+    bubble(ctrl, me)].filter(Boolean));
 }
 
 /** Every panel: opponents left, across and right; yours (or the watched seat's) below. */
