@@ -36,6 +36,27 @@ def copy(source: str, target: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def social(client: TestClient, token: str) -> None:
+    """Ann's friend bob, her pending request to cyd, her block of dan, her settings."""
+    people = {}
+    for name in ("bob", "cyd", "dan"):
+        made = client.post("/api/auth/register", json={"name": name, "password": "s3cret-pass"})
+        assert made.status_code == 201, made.text
+        people[name] = (made.json()["id"], made.cookies["ce_session"])
+        client.cookies.clear()
+    bob, cyd, dan = people["bob"], people["cyd"], people["dan"]
+    assert client.post("/api/friends/requests", json={"account": bob[0]}, headers=as_(token))
+    me = client.get("/api/me", headers=as_(token)).json()["id"]
+    accepted = client.post(f"/api/friends/requests/{me}/accept", headers=as_(bob[1]))
+    assert accepted.status_code == 200, accepted.text
+    asked = client.post("/api/friends/requests", json={"account": cyd[0]}, headers=as_(token))
+    assert asked.status_code == 201, asked.text
+    blocked = client.post("/api/blocks", json={"account": dan[0]}, headers=as_(token))
+    assert blocked.status_code == 201, blocked.text
+    chosen = {"refuse_requests": False, "appear_offline": True}
+    assert client.put("/api/friends/settings", json=chosen, headers=as_(token)).status_code == 200
+
+
 def a_room(path: str) -> dict[str, Any]:
     """A room with a registered account that finished a game and has one running."""
     with TestClient(create_app(settings(path))) as client:
@@ -44,6 +65,7 @@ def a_room(path: str) -> dict[str, Any]:
         token = made.cookies["ce_session"]
         client.cookies.clear()
         client.put("/api/me/settings", json={"look": "felt"}, headers=as_(token))
+        social(client, token)
         rules = {"ruleset": "classic", "players": 2, "mode": "single"}
         done = make_table(client, token, rules=rules, bots=[{"seat": 1, "level": "random"}])
         with client.websocket_connect(f"/ws/tables/{done['id']}", headers=as_(token)) as ws:
@@ -95,6 +117,12 @@ def test_a_sqlite_room_moves_to_postgresql_whole(tmp_path: Path, postgres_url: s
             welcome = until(ws, "welcome")
             assert welcome["you"]["seat"] == 0 and welcome["state"] is not None
             assert welcome["chat"][-1]["text"] == "see you on the other side"
+        friends = client.get("/api/friends", headers=as_(room["token"])).json()
+        assert [f["name"] for f in friends["friends"]] == ["bob"]
+        assert [r["name"] for r in friends["outgoing"]] == ["cyd"]
+        assert friends["settings"]["appear_offline"] is True
+        blocked = client.get("/api/blocks", headers=as_(room["token"])).json()
+        assert [b["name"] for b in blocked] == ["dan"]
         newcomer = client.post("/api/auth/guest")
         assert newcomer.status_code == 201 and newcomer.json()["id"] > account  # ids go on
 

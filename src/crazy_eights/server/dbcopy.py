@@ -3,7 +3,8 @@
 The usual move is from the embedded SQLite file to PostgreSQL when a room outgrows one
 process. Everything that lasts is copied with its ids: accounts (with their password
 hashes), their settings, sessions that have not expired (nobody is signed out), records
-and ratings, the accounts chat nicks play as, and every table with its seats, moves and
+and ratings, the accounts chat nicks play as, friends, pending friend requests, blocks
+and each account's social settings, and every table with its seats, moves and
 chat (a table is its rules, seed and moves, so an unfinished one goes on where it
 stopped when the new room starts). The
 target is migrated to the newest schema first and must hold no accounts yet; the source
@@ -29,6 +30,10 @@ ORDER = (
     db.sessions,
     db.records,
     db.chat_names,
+    db.friends,
+    db.friend_requests,
+    db.blocks,
+    db.social,
     db.tables,
     db.seats,
     db.moves,
