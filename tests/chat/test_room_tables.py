@@ -222,3 +222,30 @@ def test_a_rated_chat_game_is_analysed_like_any_other(
     assert analysis(room, unrated, 0)["status"] == "none"  # seen by the same look
     hosted = room.app.state.room.hosted  # type: ignore[attr-defined]
     assert room.portal.call(hosted.hand_over_ends) == 0  # type: ignore[union-attr]
+
+
+def test_seats_at_a_chat_table_are_taken_in_its_channel(
+    room: TestClient, gateway: RoomGateway, host_loop: Loop
+) -> None:
+    """Sitting, leaving and dealing over HTTP at a table a chat host plays: a clear 409
+    naming the channel, and nothing changes; watching it still works."""
+    seats = [ChatSeat(seat=0, name="alice"), ChatSeat(seat=1, name="bot2", bot="random")]
+    table_id = open_table(host_loop, gateway, seats, seed=8)
+    before = room.get(f"/api/tables/{table_id}").json()
+    ada = {"cookie": f"{COOKIE}={register(room, 'ada')}"}
+    for path, body in (("sit", {"seat": 0}), ("sit", {}), ("leave", None), ("start", None)):
+        refused = room.post(f"/api/tables/{table_id}/{path}", json=body, headers=ada)
+        assert refused.status_code == 409, (path, refused.text)
+        assert refused.json() == {
+            "error": "hosted_in_chat",
+            "detail": "This table is played in #cards: join it there",
+        }
+    assert room.get(f"/api/tables/{table_id}").json() == before
+    assert room.post("/api/tables/no-such-table/sit", json={}, headers=ada).status_code == 404
+    with room.websocket_connect(f"/ws/tables/{table_id}", headers=ada) as ws:
+        welcome = ws.receive_json()
+        assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
+    play_out(host_loop, gateway, table_id)
+    host_loop.run(gateway.close(table_id, "over"))
+    over = room.post(f"/api/tables/{table_id}/sit", json={}, headers=ada)
+    assert over.status_code == 404  # a finished table: nothing to sit at, wherever it was

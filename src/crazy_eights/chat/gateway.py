@@ -95,21 +95,6 @@ class _Running:
     bots: dict[int, Any] = field(default_factory=dict)
 
 
-def place_parts(place: str) -> tuple[str, str]:
-    """A place's network and channel: ``irc:irc.example.net:#cards`` is
-    (``irc:irc.example.net``, ``#cards``); a Matrix room (``#cards:example`` or
-    ``!id:example``) keeps its own colon.
-
-    >>> place_parts("matrix:https://m.example:8448:#cards:m.example")
-    ('matrix:https://m.example:8448', '#cards:m.example')
-    """
-    for i in range(1, len(place)):
-        if place[i] in "#&!" and place[i - 1] == ":":
-            return place[: i - 1], place[i:]
-    network, _, channel = place.rpartition(":")
-    return network, channel
-
-
 class LocalGateway:
     """Tables played by the engine in this process, kept until closed; ``records``
     holds the last ``keep`` closed tables' records (the room's store is not written).

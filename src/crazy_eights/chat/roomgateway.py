@@ -39,6 +39,7 @@ from crazy_eights.server import achievements, db, evaluation, stats
 from crazy_eights.server.auth import Accounts
 from crazy_eights.server.chatnames import LINK_SECONDS, ChatNames
 from crazy_eights.server.cluster.hostednews import HostedNews
+from crazy_eights.server.hosted import place_parts
 from crazy_eights.server.records.finish import FinishSubscribers
 from crazy_eights.server.records.tables import SqlTableStore
 from crazy_eights.server.settings import ServerSettings
@@ -47,7 +48,7 @@ from crazy_eights.server.table.store import Spec, StoreError, TableRecord
 from crazy_eights.server.tables import new_table_id
 
 from . import narrate
-from .gateway import ChatSeat, ChatTableSpec, GameRecord, LocalGateway, View, place_parts
+from .gateway import ChatSeat, ChatTableSpec, GameRecord, LocalGateway, View
 
 log = logging.getLogger(__name__)
 

@@ -10,6 +10,10 @@ look, the rated hosted tables that finished and whose players' analyses were not
 yet are handed to ``finished`` (``hostedends``: the room's automatic analyses), once.
 With a ``bus`` (the lobby's: in a cluster, fed by Redis), word from a host that one of its
 tables changed (``cluster.hostednews``, topic ``hosted``) wakes that table's follower.
+
+Seats are taken, given up and dealt in the chat: the lobby's routes refuse them at a
+hosted table with ``refuse_seats`` (409 ``hosted_in_chat``, naming the channel), and
+change nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ import logging
 from collections.abc import Callable
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import db, hostedends
 from .bus import Bus
 from .connection import spawn
+from .errors import ApiError
 from .protocol import TableInfo
 from .records.finish import AfterFinish
 from .records.games import load_game
@@ -38,6 +44,39 @@ LIST_EVERY = 2.0
 NEWS_TOPIC = "hosted"
 """The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
 publishes it: the same name)."""
+
+
+def place_parts(place: str) -> tuple[str, str]:
+    """A place's network and channel: ``irc:irc.example.net:#cards`` is
+    (``irc:irc.example.net``, ``#cards``); a Matrix room (``#cards:example`` or
+    ``!id:example``) keeps its own colon.
+
+    >>> place_parts("matrix:https://m.example:8448:#cards:m.example")
+    ('matrix:https://m.example:8448', '#cards:m.example')
+    >>> place_parts("irc:irc.example.net:#cards")
+    ('irc:irc.example.net', '#cards')
+    """
+    for i in range(1, len(place)):
+        if place[i] in "#&!" and place[i - 1] == ":":
+            return place[: i - 1], place[i:]
+    network, _, channel = place.rpartition(":")
+    return network, channel
+
+
+async def refuse_seats(engine: AsyncEngine, table_id: str) -> None:
+    """Refuse (409 ``hosted_in_chat``) to seat, unseat or deal at ``table_id`` if a chat
+    host plays it (open or running): that is done in its channel, which the refusal
+    names. Anything else (no such table, one of the room's) passes."""
+    query = sa.select(db.tables.c.place).where(
+        db.tables.c.id == table_id,
+        db.tables.c.place.is_not(None),
+        db.tables.c.status.in_(("open", "playing")),
+    )
+    async with engine.connect() as conn:
+        place = (await conn.execute(query)).scalar_one_or_none()
+    if place is not None:
+        channel = place_parts(place)[1]
+        raise ApiError(409, "hosted_in_chat", f"This table is played in {channel}: join it there")
 
 
 class HostedTables:
