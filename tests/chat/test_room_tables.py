@@ -14,8 +14,11 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.chat.config import HostConfig
 from crazy_eights.chat.gateway import ChatSeat, ChatTableSpec
+from crazy_eights.chat.parse import Command
 from crazy_eights.chat.roomgateway import RoomGateway
+from crazy_eights.chat.table import ChatTable
 from crazy_eights.engine import Rules
 from crazy_eights.server import create_app
 from crazy_eights.server.auth import COOKIE
@@ -249,3 +252,60 @@ def test_seats_at_a_chat_table_are_taken_in_its_channel(
     host_loop.run(gateway.close(table_id, "over"))
     over = room.post(f"/api/tables/{table_id}/sit", json={}, headers=ada)
     assert over.status_code == 404  # a finished table: nothing to sit at, wherever it was
+
+
+class Clock:
+    """The chat table's clock, set by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_nick_who_gives_up_a_chat_game_is_recorded_as_left(
+    room: TestClient, gateway: RoomGateway, host_loop: Loop
+) -> None:
+    """``!leave`` in the game, and a quit past the time the seat was kept: each seat is
+    stored as left, as a seat left in the browser is; a watcher is told, and the
+    replay shows it."""
+    clock = Clock()
+    config = HostConfig(turn_seconds=60, away_seconds=60, bot_delay=0)
+    rules = Rules.preset("cycles", players=3, cycle_limit=2)
+    table = ChatTable(
+        "#cards", "alice", rules, config, gateway, capacity=3, place=PLACE, seed=6, clock=clock
+    )
+    for nick in ("alice", "bob", "carol"):
+        host_loop.run(table.command(nick, Command("join", "")))
+    host_loop.run(table.command("alice", Command("start", "")))
+    table_id = table.table_id
+    assert table_id is not None
+
+    def stored_left() -> list[bool]:
+        return [s["left"] for s in room.get(f"/api/tables/{table_id}").json()["seats"]]
+
+    assert stored_left() == [False, False, False]
+    with room.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert ws.receive_json()["type"] == "welcome"
+        said = host_loop.run(table.command("bob", Command("leave", "")))
+        assert any("bob leaves: a bot plays" in line.text for line in said)
+        told = next(m for m in iter(ws.receive_json, None) if m["type"] == "table")
+        assert [s["left"] for s in told["info"]["seats"]] == [False, True, False]
+    assert stored_left() == [False, True, False]
+
+    table.went_away("carol")
+    clock.now += 30
+    host_loop.run(table.wake())
+    assert stored_left() == [False, True, False]  # her seat waits for her a while
+    clock.now += 31
+    said = host_loop.run(table.wake())
+    assert any("carol did not come back" in line.text for line in said)
+    assert stored_left() == [False, True, True]
+
+    play_out(host_loop, gateway, table_id)
+    record = host_loop.run(gateway.close(table_id, "over"))
+    assert [s.left for s in record.seats] == [False, True, True]
+    replay = room.get(f"/api/tables/{table_id}/replay")
+    assert replay.status_code == 200, replay.text
+    assert [s["left"] for s in replay.json()["seats"]] == [False, True, True]

@@ -252,6 +252,23 @@ class RoomGateway:
     def view(self, table_id: str, seat: int | None) -> View:
         return self.local.view(table_id, seat)
 
+    async def leave(self, table_id: str, seat: int) -> None:
+        """Record the seat as left, as the room records a seat given up in a running
+        game (it counts as a loss, and history and replays show it); a seat the
+        database would not take is logged, the chat going on."""
+        await self.local.leave(table_id, seat)
+        stored = self._stored.get(table_id)
+        if stored is None:
+            return
+        room_seat = stored.seats[seat]
+        room_seat.left = True  # the end is recorded with it, whatever happens here
+        try:
+            await self.store.save_seat(table_id, room_seat)
+        except Exception:
+            log.exception("table %s: seat %d left, not stored", table_id, seat)
+            return
+        self._tell(table_id, len(self.local.record(table_id).moves))
+
     async def close(self, table_id: str, reason: str) -> GameRecord:
         """Record the end: a finished game's result (records, ratings, achievements), or
         an ended one abandoned."""

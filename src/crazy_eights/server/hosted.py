@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 
 LIST_EVERY = 2.0
 """Seconds between two looks for the hosted tables the lobby lists."""
+Listing = tuple[str, int, int, tuple[bool, ...]]
+"""What a listed hosted table is announced again for when it changes: its status, moves,
+watchers and which seats were left."""
 NEWS_TOPIC = "hosted"
 """The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
 publishes it: the same name)."""
@@ -102,7 +105,7 @@ class HostedTables:
         self._bus = bus
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
-        self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
+        self._listed: dict[str, Listing] = {}
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._news_task: asyncio.Task[None] | None = None
@@ -206,7 +209,7 @@ class HostedTables:
             followed = self.followed.get(table_id)
             if followed is not None:
                 info = followed.info()
-            key = (info.status, info.version, info.spectators)
+            key = (info.status, info.version, info.spectators, tuple(s.left for s in info.seats))
             if self._listed.get(table_id) != key:
                 self._listed[table_id] = key
                 self._show(info)
