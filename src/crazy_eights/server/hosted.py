@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -41,6 +42,11 @@ log = logging.getLogger(__name__)
 
 LIST_EVERY = 2.0
 """Seconds between two looks for the hosted tables the lobby lists."""
+HOSTED_LISTER = "hosted-lister"
+"""The cluster-wide role of the node that lists the hosted tables (``Lister``)."""
+LISTER_TTL = 3 * LIST_EVERY
+"""Seconds the lister's role outlives its last look: a node that died is replaced
+within this (its listing waits that long), one that is merely slow is not."""
 Listing = tuple[str, int, int, tuple[bool, ...]]
 """What a listed hosted table is announced again for when it changes: its status, moves,
 watchers and which seats were left."""
@@ -82,6 +88,17 @@ async def refuse_seats(engine: AsyncEngine, table_id: str) -> None:
         raise ApiError(409, "hosted_in_chat", f"This table is played in {channel}: join it there")
 
 
+class Lister(Protocol):
+    """The role of the one node of a cluster that lists the hosted tables in the lobby
+    (``cluster.leases.Role``)."""
+
+    async def hold(self) -> bool:
+        """Take or keep the role; False while another node holds it."""
+
+    async def let_go(self) -> None:
+        """Give the role up (this node stops)."""
+
+
 class HostedTables:
     """The hosted tables this process lists in its lobby and follows for its sockets."""
 
@@ -91,21 +108,28 @@ class HostedTables:
         *,
         show: Callable[[TableInfo], None],
         hide: Callable[[str], None],
+        listed: Callable[[], Awaitable[list[TableInfo]]],
         finished: AfterFinish | None = None,
         bus: Bus | None = None,
+        lister: Lister | None = None,
         every: float = LIST_EVERY,
     ) -> None:
-        """``finished``: told of each rated hosted game that ended, as the room's own
-        are told to its after-commit subscribers (the analyses); ``bus``: where the
-        hosts' word that a table changed is heard."""
+        """``show``, ``hide`` and ``listed``: the lobby's (``Lobby``); ``finished``:
+        told of each rated hosted game that ended, as the room's own are told to its
+        after-commit subscribers (the analyses); ``bus``: where the hosts' word that a
+        table changed is heard; ``lister``: in a cluster, the role of the one node that
+        lists the hosted tables (None: this process lists them)."""
         self.deps = deps
         self._show = show
         self._hide = hide
+        self._lobby = listed
         self._finished = finished
         self._bus = bus
+        self._lister = lister
+        self._listing = lister is None
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
-        self._listed: dict[str, Listing] = {}
+        self._listed: dict[str, Listing | None] = {}
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._news_task: asyncio.Task[None] | None = None
@@ -153,6 +177,9 @@ class HostedTables:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self._lister is not None and self._listing:
+            with contextlib.suppress(Exception):  # else it lapses: another node lists
+                await self._lister.let_go()
         for table in list(self.followed.values()):
             table.stop(close_code=1012)  # the watchers reconnect to another process
         self.followed.clear()
@@ -190,9 +217,25 @@ class HostedTables:
             self._finished(game)
         return len(games)
 
+    async def _may_list(self) -> bool:
+        """Whether this process lists the hosted tables now. A node that takes the role
+        over starts from the hosted tables the lobby lists (its last lister's), which
+        it announces again if they run and takes off the list if they ended."""
+        if self._lister is None:
+            return True
+        holds = await self._lister.hold()
+        if holds and not self._listing:
+            listed = await self._lobby()
+            self._listed = {t.id: None for t in listed if t.place is not None}
+        self._listing = holds
+        return holds
+
     async def list_now(self) -> None:
         """List each public hosted table that runs (again when it changed) and take off
-        the list those that ended."""
+        the list those that ended; in a cluster, only on the node holding the
+        ``lister`` role, so that each change is announced once."""
+        if not await self._may_list():
+            return
         query = sa.select(db.tables.c.id).where(
             db.tables.c.place.is_not(None),
             db.tables.c.status.in_(("open", "playing")),
