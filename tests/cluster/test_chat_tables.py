@@ -232,6 +232,8 @@ async def _listed_once(database: str, redis_url: str) -> None:
         await look()
         assert lobby.told == [(table_id, 0), (table_id, 1)]
         await nodes[0].stop()  # the lister stops: the other node takes the listing over
+        await nodes[1].list_now()
+        assert len(lobby.told) == 2  # from what the lobby lists: nothing changed, not told
         await gateway.bot_move(table_id, gateway.view(table_id, None)["current"], "random")
         await nodes[1].list_now()
         assert lobby.told[2:] == [(table_id, 2)]

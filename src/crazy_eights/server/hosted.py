@@ -50,6 +50,13 @@ within this (its listing waits that long), one that is merely slow is not."""
 Listing = tuple[str, int, int, tuple[bool, ...]]
 """What a listed hosted table is announced again for when it changes: its status, moves,
 watchers and which seats were left."""
+
+
+def listing(info: TableInfo) -> Listing:
+    """The ``Listing`` of a table's info."""
+    return (info.status, info.version, info.spectators, tuple(s.left for s in info.seats))
+
+
 NEWS_TOPIC = "hosted"
 """The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
 publishes it: the same name)."""
@@ -129,7 +136,7 @@ class HostedTables:
         self._listing = lister is None
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
-        self._listed: dict[str, Listing | None] = {}
+        self._listed: dict[str, Listing] = {}
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._news_task: asyncio.Task[None] | None = None
@@ -219,14 +226,14 @@ class HostedTables:
 
     async def _may_list(self) -> bool:
         """Whether this process lists the hosted tables now. A node that takes the role
-        over starts from the hosted tables the lobby lists (its last lister's), which
-        it announces again if they run and takes off the list if they ended."""
+        over starts from the hosted tables the lobby lists (its last lister's): it
+        announces those that changed since, and takes off the list those that ended."""
         if self._lister is None:
             return True
         holds = await self._lister.hold()
         if holds and not self._listing:
             listed = await self._lobby()
-            self._listed = {t.id: None for t in listed if t.place is not None}
+            self._listed = {t.id: listing(t) for t in listed if t.place is not None}
         self._listing = holds
         return holds
 
@@ -252,7 +259,7 @@ class HostedTables:
             followed = self.followed.get(table_id)
             if followed is not None:
                 info = followed.info()
-            key = (info.status, info.version, info.spectators, tuple(s.left for s in info.seats))
+            key = listing(info)
             if self._listed.get(table_id) != key:
                 self._listed[table_id] = key
                 self._show(info)
