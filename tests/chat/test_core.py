@@ -9,7 +9,6 @@ import doctest
 
 import pytest
 
-from crazy_eights.chat import gateway as gateway_module
 from crazy_eights.chat import outbox, parse, words
 from crazy_eights.chat.config import ConfigError, HostConfig, IrcNetwork, load_config
 from crazy_eights.chat.gateway import LocalGateway
@@ -18,6 +17,7 @@ from crazy_eights.chat.outbox import Line
 from crazy_eights.chat.parse import Command, Unknown, read_line
 from crazy_eights.chat.table import ChatTable, read_new
 from crazy_eights.chat.words import CardWordsError, read_play
+from crazy_eights.server import hosted
 
 
 class Clock:
@@ -28,7 +28,7 @@ class Clock:
         return self.now
 
 
-@pytest.mark.parametrize("module", [outbox, parse, words, gateway_module])
+@pytest.mark.parametrize("module", [outbox, parse, words, hosted])
 def test_doctests(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 

@@ -28,6 +28,7 @@ from crazy_eights.chat.roomgateway import RoomGateway
 from crazy_eights.server.auth import COOKIE
 from crazy_eights.server.settings import ServerSettings
 
+from ..cluster.nodes import Node
 from ..conftest import run_async
 from ..services import Ngircd
 from .conftest import cli, room_env
@@ -227,3 +228,72 @@ def test_a_killed_chat_host_leaves_no_table_playing(ngircd: Ngircd, tmp_path: Pa
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(30)
+
+
+POLL = 20.0
+"""The cluster node's look at the hosted tables' moves in the ``--redis`` test: long, so
+that a move seen well before it was brought by the host's word on Redis."""
+
+
+def test_chat_host_with_redis_beside_a_cluster_node(
+    ngircd: Ngircd, tmp_path: Path, postgres_url: str, redis_url: str
+) -> None:
+    """``crazy-eights chat-host --irc ... --db ... --redis ...`` as a process beside a
+    real cluster node (``serve --redis`` on PostgreSQL): the table dealt in #cards is in
+    the node's lobby "in #cards" and watchable there, the host's word on Redis brings
+    its moves to the watcher well before the node's look (20 s), and the host stopped
+    abandons it: the watcher is told and it leaves the lobby."""
+    node = Node(tmp_path, database=postgres_url, redis=redis_url, CE_HOSTED_POLL_SECONDS=str(POLL))
+    node.start()  # the node and the host start together
+    command = cli(
+        "chat-host",
+        *("--irc", f"irc://{HOST}@127.0.0.1:{ngircd.port}/{CHANNEL}"),
+        *("--db", postgres_url, "--redis", redis_url),
+    )
+    env = room_env(postgres_url) | {
+        "CE_CHAT_TURN_SECONDS": "4",
+        "CE_CHAT_BOT_DELAY": "0",
+        "CE_CHAT_LINES_PER_SECOND": "40",
+        "CE_CHAT_BURST": "20",
+    }
+    with open(tmp_path / "host.log", "w") as log:
+        host = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            node.wait_ready()
+            run_async(_deal(ngircd.port))
+            run_async(_watch_on_the_node(node, host))
+            assert host.wait(30) == 0
+        finally:
+            if host.poll() is None:
+                host.kill()
+                host.wait()
+            node.kill()
+
+
+async def _watch_on_the_node(node: Node, host: subprocess.Popen[bytes]) -> None:
+    async with httpx.AsyncClient(base_url=node.url) as http:
+        entry = await until(lambda: listed(http, PLACE), "the table in the node's lobby")
+        assert entry["name"] == f"cycles in {CHANNEL}" and entry["status"] == "playing"
+        async with websockets.connect(f"{node.ws}/ws/tables/{entry['id']}") as ws:
+            welcome = json.loads(await ws.recv())
+            assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
+            version = welcome["state"]["version"]
+            # the next move (a bot's, or alice's turn timed out by the host within 4 s)
+            moved = await asyncio.wait_for(_next(ws, "state"), POLL / 2)
+            assert moved["state"]["version"] > version and "hand" not in moved["state"]["view"]
+            host.send_signal(signal.SIGTERM)  # the host stops: its table is abandoned
+            ended = await asyncio.wait_for(_next(ws, "table"), POLL / 2)
+            assert ended["info"]["status"] in ("abandoned", "finished")
+
+        async def off_the_list() -> bool:
+            return await listed(http, PLACE) is None
+
+        await until(off_the_list, "the ended table off the node's lobby")
+
+
+async def _next(ws: Any, kind: str) -> dict[str, Any]:
+    """The watcher's next message of type ``kind``."""
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == kind:
+            return message

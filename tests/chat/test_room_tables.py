@@ -14,8 +14,11 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.chat.config import HostConfig
 from crazy_eights.chat.gateway import ChatSeat, ChatTableSpec
+from crazy_eights.chat.parse import Command
 from crazy_eights.chat.roomgateway import RoomGateway
+from crazy_eights.chat.table import ChatTable
 from crazy_eights.engine import Rules
 from crazy_eights.server import create_app
 from crazy_eights.server.auth import COOKIE
@@ -222,3 +225,87 @@ def test_a_rated_chat_game_is_analysed_like_any_other(
     assert analysis(room, unrated, 0)["status"] == "none"  # seen by the same look
     hosted = room.app.state.room.hosted  # type: ignore[attr-defined]
     assert room.portal.call(hosted.hand_over_ends) == 0  # type: ignore[union-attr]
+
+
+def test_seats_at_a_chat_table_are_taken_in_its_channel(
+    room: TestClient, gateway: RoomGateway, host_loop: Loop
+) -> None:
+    """Sitting, leaving and dealing over HTTP at a table a chat host plays: a clear 409
+    naming the channel, and nothing changes; watching it still works."""
+    seats = [ChatSeat(seat=0, name="alice"), ChatSeat(seat=1, name="bot2", bot="random")]
+    table_id = open_table(host_loop, gateway, seats, seed=8)
+    before = room.get(f"/api/tables/{table_id}").json()
+    ada = {"cookie": f"{COOKIE}={register(room, 'ada')}"}
+    for path, body in (("sit", {"seat": 0}), ("sit", {}), ("leave", None), ("start", None)):
+        refused = room.post(f"/api/tables/{table_id}/{path}", json=body, headers=ada)
+        assert refused.status_code == 409, (path, refused.text)
+        assert refused.json() == {
+            "error": "hosted_in_chat",
+            "detail": "This table is played in #cards: join it there",
+        }
+    assert room.get(f"/api/tables/{table_id}").json() == before
+    assert room.post("/api/tables/no-such-table/sit", json={}, headers=ada).status_code == 404
+    with room.websocket_connect(f"/ws/tables/{table_id}", headers=ada) as ws:
+        welcome = ws.receive_json()
+        assert welcome["type"] == "welcome" and welcome["you"]["role"] == "spectator"
+    play_out(host_loop, gateway, table_id)
+    host_loop.run(gateway.close(table_id, "over"))
+    over = room.post(f"/api/tables/{table_id}/sit", json={}, headers=ada)
+    assert over.status_code == 404  # a finished table: nothing to sit at, wherever it was
+
+
+class Clock:
+    """The chat table's clock, set by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_nick_who_gives_up_a_chat_game_is_recorded_as_left(
+    room: TestClient, gateway: RoomGateway, host_loop: Loop
+) -> None:
+    """``!leave`` in the game, and a quit past the time the seat was kept: each seat is
+    stored as left, as a seat left in the browser is; a watcher is told, and the
+    replay shows it."""
+    clock = Clock()
+    config = HostConfig(turn_seconds=60, away_seconds=60, bot_delay=0)
+    rules = Rules.preset("cycles", players=3, cycle_limit=2)
+    table = ChatTable(
+        "#cards", "alice", rules, config, gateway, capacity=3, place=PLACE, seed=6, clock=clock
+    )
+    for nick in ("alice", "bob", "carol"):
+        host_loop.run(table.command(nick, Command("join", "")))
+    host_loop.run(table.command("alice", Command("start", "")))
+    table_id = table.table_id
+    assert table_id is not None
+
+    def stored_left() -> list[bool]:
+        return [s["left"] for s in room.get(f"/api/tables/{table_id}").json()["seats"]]
+
+    assert stored_left() == [False, False, False]
+    with room.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert ws.receive_json()["type"] == "welcome"
+        said = host_loop.run(table.command("bob", Command("leave", "")))
+        assert any("bob leaves: a bot plays" in line.text for line in said)
+        told = next(m for m in iter(ws.receive_json, None) if m["type"] == "table")
+        assert [s["left"] for s in told["info"]["seats"]] == [False, True, False]
+    assert stored_left() == [False, True, False]
+
+    table.went_away("carol")
+    clock.now += 30
+    host_loop.run(table.wake())
+    assert stored_left() == [False, True, False]  # her seat waits for her a while
+    clock.now += 31
+    said = host_loop.run(table.wake())
+    assert any("carol did not come back" in line.text for line in said)
+    assert stored_left() == [False, True, True]
+
+    play_out(host_loop, gateway, table_id)
+    record = host_loop.run(gateway.close(table_id, "over"))
+    assert [s.left for s in record.seats] == [False, True, True]
+    replay = room.get(f"/api/tables/{table_id}/replay")
+    assert replay.status_code == 200, replay.text
+    assert [s["left"] for s in replay.json()["seats"]] == [False, True, True]

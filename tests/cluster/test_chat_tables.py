@@ -18,7 +18,14 @@ import websockets
 from crazy_eights.chat.gateway import ChatSeat, ChatTableSpec
 from crazy_eights.chat.roomgateway import RoomGateway
 from crazy_eights.engine import Rules
+from crazy_eights.server.botpool import BotPool
+from crazy_eights.server.cluster import redisclient
+from crazy_eights.server.cluster.leases import Leases
+from crazy_eights.server.hosted import HOSTED_LISTER, LISTER_TTL, HostedTables
+from crazy_eights.server.protocol import TableInfo
 from crazy_eights.server.settings import ServerSettings
+from crazy_eights.server.table.fanout import LocalFanout, LocalSockets
+from crazy_eights.server.table.follow import FollowDeps
 
 from ..conftest import run_async
 from .conftest import Cluster
@@ -48,6 +55,9 @@ async def _watch_everywhere(nodes: list[Node], database: str) -> None:
         ChatSeat(seat=s, name=f"bot{s + 1}", bot="random") for s in (1, 2)
     ]
     spec = ChatTableSpec(place=PLACE, rules=rules, seed=9)
+    lobby = await websockets.connect(f"{nodes[0].ws}/ws/lobby")
+    told: list[tuple[Any, ...]] = []
+    hearing = asyncio.create_task(_hear(lobby, told))
     try:
         table_id, _ = await gateway.create(spec, seats)
         async with httpx.AsyncClient() as http:
@@ -74,8 +84,29 @@ async def _watch_everywhere(nodes: list[Node], database: str) -> None:
                 await _until(
                     lambda n=node: _gone(n, table_id, http), f"off the lobby of {node.name}"
                 )
+            await _until(lambda: _heard((table_id, None), told), "taken off, on the lobby socket")
+        mine = [t for t in told if t[0] == table_id]
+        assert len(mine) == len(set(mine)), mine  # each change told once, not by each node
     finally:
+        hearing.cancel()
+        await lobby.close()
         await gateway.shutdown()
+
+
+async def _hear(lobby: Any, told: list[tuple[Any, ...]]) -> None:
+    """Keep what a lobby socket is told of the tables: (id, status, moves, watchers),
+    or (id, None) when one is taken off."""
+    async for raw in lobby:
+        message = json.loads(raw)
+        if message["type"] == "table":
+            info = message["table"]
+            told.append((info["id"], info["status"], info["version"], info["spectators"]))
+        elif message["type"] == "removed":
+            told.append((message["id"], None))
+
+
+async def _heard(entry: tuple[Any, ...], told: list[tuple[Any, ...]]) -> bool:
+    return entry in told
 
 
 async def _gone(node: Node, table_id: str, http: httpx.AsyncClient) -> bool:
@@ -149,3 +180,79 @@ def test_a_hosts_word_on_redis_wakes_the_watchers(
         node.kill()
     assert len(lags) == 4 and max(lags) < POLL / 10, lags
     print(f"\nmove and end delays with the word on Redis (poll {POLL:g} s): {lags}")
+
+
+class _Lobby:
+    """The lobby both nodes share, as Redis holds it: what is listed, and every
+    announcement made on its bus."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, TableInfo] = {}
+        self.told: list[tuple[str, int | None]] = []  # table, version (None: taken off)
+
+    def show(self, info: TableInfo) -> None:
+        self.tables[info.id] = info
+        self.told.append((info.id, info.version))
+
+    def hide(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+        self.told.append((table_id, None))
+
+    async def listed(self) -> list[TableInfo]:
+        return list(self.tables.values())
+
+
+async def _listed_once(database: str, redis_url: str) -> None:
+    gateway = await RoomGateway.open(ServerSettings(database_url=database))
+    lobby = _Lobby()
+    redis = [redisclient.connect(redis_url) for _ in range(2)]
+    deps = FollowDeps(engine=gateway.engine, fanout=LocalFanout(LocalSockets()), thinker=BotPool(0))
+    nodes = [
+        HostedTables(
+            deps,
+            show=lobby.show,
+            hide=lobby.hide,
+            listed=lobby.listed,
+            lister=Leases(r, f"n{i}", ttl=3).role(HOSTED_LISTER, ttl=LISTER_TTL),
+        )
+        for i, r in enumerate(redis)
+    ]
+
+    async def look() -> None:  # each node's look at the database, in turn
+        for node in nodes:
+            await node.list_now()
+
+    rules = Rules.preset("cycles", players=2, cycle_limit=2)
+    seats = [ChatSeat(seat=0, name="alice"), ChatSeat(seat=1, name="bot2", bot="random")]
+    try:
+        table_id, _ = await gateway.create(ChatTableSpec(place=PLACE, rules=rules, seed=4), seats)
+        await look()
+        assert lobby.told == [(table_id, 0)]  # listed: told once, not once per node
+        await gateway.bot_move(table_id, gateway.view(table_id, None)["current"], "random")
+        await look()
+        assert lobby.told == [(table_id, 0), (table_id, 1)]
+        await nodes[0].stop()  # the lister stops: the other node takes the listing over
+        await nodes[1].list_now()
+        assert len(lobby.told) == 2  # from what the lobby lists: nothing changed, not told
+        await gateway.bot_move(table_id, gateway.view(table_id, None)["current"], "random")
+        await nodes[1].list_now()
+        assert lobby.told[2:] == [(table_id, 2)]
+        while (current := gateway.view(table_id, None)["current"]) is not None:
+            await gateway.bot_move(table_id, current, "random")
+        await gateway.close(table_id, "over")
+        await nodes[1].list_now()
+        assert lobby.told[3:] == [(table_id, None)] and not lobby.tables
+    finally:
+        await nodes[1].stop()
+        await gateway.shutdown()
+        for r in redis:
+            await r.aclose()
+
+
+def test_a_chat_tables_listing_is_told_once_by_the_cluster(
+    postgres_url: str, redis_url: str
+) -> None:
+    """Every node looks at the hosted tables, but one of them (the ``hosted-lister``
+    role, on Redis) lists them: each change is told to the lobby once, not once per
+    node; when that node stops, another takes the listing over."""
+    run_async(_listed_once(postgres_url, redis_url))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from crazy_eights.bots import make_bot
@@ -25,11 +25,13 @@ View = SheddingView | CyclesView
 
 @dataclass(frozen=True, kw_only=True)
 class ChatSeat:
-    """Who sits at a seat: a chat ``name`` (a nick) or a bot of level ``bot``."""
+    """Who sits at a seat: a chat ``name`` (a nick) or a bot of level ``bot``; ``left``:
+    the nick gave the seat up in the game (a bot played it on)."""
 
     seat: int
     name: str
     bot: str | None = None
+    left: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,6 +80,12 @@ class TableGateway(Protocol):
         """What ``seat`` sees now (``None``: a spectator)."""
         ...
 
+    async def leave(self, table_id: str, seat: int) -> None:
+        """The nick at ``seat`` gave it up for good in the running game (``!leave``, or
+        away past the time their seat was kept): a bot plays it on, and the table's
+        record says the seat was left (in the room, as a seat left in the browser)."""
+        ...
+
     async def close(self, table_id: str, reason: str) -> GameRecord:
         """The table is done (over, or ended from the chat); its record."""
         ...
@@ -93,21 +101,6 @@ class _Running:
     seats: tuple[ChatSeat, ...]
     game: Game
     bots: dict[int, Any] = field(default_factory=dict)
-
-
-def place_parts(place: str) -> tuple[str, str]:
-    """A place's network and channel: ``irc:irc.example.net:#cards`` is
-    (``irc:irc.example.net``, ``#cards``); a Matrix room (``#cards:example`` or
-    ``!id:example``) keeps its own colon.
-
-    >>> place_parts("matrix:https://m.example:8448:#cards:m.example")
-    ('matrix:https://m.example:8448', '#cards:m.example')
-    """
-    for i in range(1, len(place)):
-        if place[i] in "#&!" and place[i - 1] == ":":
-            return place[: i - 1], place[i:]
-    network, _, channel = place.rpartition(":")
-    return network, channel
 
 
 class LocalGateway:
@@ -154,6 +147,10 @@ class LocalGateway:
 
     def view(self, table_id: str, seat: int | None) -> View:
         return self._game(table_id).game.view(seat)
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        running = self._game(table_id)
+        running.seats = tuple(replace(s, left=True) if s.seat == seat else s for s in running.seats)
 
     def take_back(self, table_id: str) -> None:
         """Undo the last move (one a store could not keep): the game replayed without it."""

@@ -39,6 +39,7 @@ from crazy_eights.server import achievements, db, evaluation, stats
 from crazy_eights.server.auth import Accounts
 from crazy_eights.server.chatnames import LINK_SECONDS, ChatNames
 from crazy_eights.server.cluster.hostednews import HostedNews
+from crazy_eights.server.hosted import place_parts
 from crazy_eights.server.records.finish import FinishSubscribers
 from crazy_eights.server.records.tables import SqlTableStore
 from crazy_eights.server.settings import ServerSettings
@@ -47,7 +48,7 @@ from crazy_eights.server.table.store import Spec, StoreError, TableRecord
 from crazy_eights.server.tables import new_table_id
 
 from . import narrate
-from .gateway import ChatSeat, ChatTableSpec, GameRecord, LocalGateway, View, place_parts
+from .gateway import ChatSeat, ChatTableSpec, GameRecord, LocalGateway, View
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +251,23 @@ class RoomGateway:
 
     def view(self, table_id: str, seat: int | None) -> View:
         return self.local.view(table_id, seat)
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        """Record the seat as left, as the room records a seat given up in a running
+        game (it counts as a loss, and history and replays show it); a seat the
+        database would not take is logged, the chat going on."""
+        await self.local.leave(table_id, seat)
+        stored = self._stored.get(table_id)
+        if stored is None:
+            return
+        room_seat = stored.seats[seat]
+        room_seat.left = True  # the end is recorded with it, whatever happens here
+        try:
+            await self.store.save_seat(table_id, room_seat)
+        except Exception:
+            log.exception("table %s: seat %d left, not stored", table_id, seat)
+            return
+        self._tell(table_id, len(self.local.record(table_id).moves))
 
     async def close(self, table_id: str, reason: str) -> GameRecord:
         """Record the end: a finished game's result (records, ratings, achievements), or

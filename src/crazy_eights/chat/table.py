@@ -165,7 +165,7 @@ class ChatTable:
             for number, other in enumerate(self.seats):
                 other.number = number
             return [self._say(f"{seat.name} leaves ({self._seated()})")]
-        seat.gone = True
+        await self._give_up(seat)
         lines = [self._say(f"{seat.name} leaves: a bot plays their seat to the end")]
         return lines + self._after([])
 
@@ -350,6 +350,14 @@ class ChatTable:
         minutes = self.config.away_seconds / 60
         return [self._say(f"{seat.name} left: their seat waits {minutes:g} min for them")]
 
+    async def _give_up(self, seat: Seat) -> None:
+        """``seat``'s nick is gone for good (``!leave``, or away too long): a bot plays
+        on, and the table's record says the seat was left."""
+        seat.gone = True
+        seat.away_until = None
+        assert self.table_id is not None
+        await self.gateway.leave(self.table_id, seat.number)
+
     def came_back(self, nick: str) -> list[Line]:
         """``nick`` joined the channel again: their seat and hand are theirs again (a
         player the host did not see leave, as in a netsplit, gets the hand again)."""
@@ -399,8 +407,7 @@ class ChatTable:
         out: list[Line] = []
         for absent in self.seats:
             if absent.away_until is not None and now >= absent.away_until and not absent.gone:
-                absent.gone = True
-                absent.away_until = None
+                await self._give_up(absent)
                 out.append(self._say(f"{absent.name} did not come back: a bot plays on"))
         seat = self._current()
         if seat is None:

@@ -10,6 +10,10 @@ look, the rated hosted tables that finished and whose players' analyses were not
 yet are handed to ``finished`` (``hostedends``: the room's automatic analyses), once.
 With a ``bus`` (the lobby's: in a cluster, fed by Redis), word from a host that one of its
 tables changed (``cluster.hostednews``, topic ``hosted``) wakes that table's follower.
+
+Seats are taken, given up and dealt in the chat: the lobby's routes refuse them at a
+hosted table with ``refuse_seats`` (409 ``hosted_in_chat``, naming the channel), and
+change nothing.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import db, hostedends
 from .bus import Bus
 from .connection import spawn
+from .errors import ApiError
 from .protocol import TableInfo
 from .records.finish import AfterFinish
 from .records.games import load_game
@@ -35,9 +42,68 @@ log = logging.getLogger(__name__)
 
 LIST_EVERY = 2.0
 """Seconds between two looks for the hosted tables the lobby lists."""
+HOSTED_LISTER = "hosted-lister"
+"""The cluster-wide role of the node that lists the hosted tables (``Lister``)."""
+LISTER_TTL = 3 * LIST_EVERY
+"""Seconds the lister's role outlives its last look: a node that died is replaced
+within this (its listing waits that long), one that is merely slow is not."""
+Listing = tuple[str, int, int, tuple[bool, ...]]
+"""What a listed hosted table is announced again for when it changes: its status, moves,
+watchers and which seats were left."""
+
+
+def listing(info: TableInfo) -> Listing:
+    """The ``Listing`` of a table's info."""
+    return (info.status, info.version, info.spectators, tuple(s.left for s in info.seats))
+
+
 NEWS_TOPIC = "hosted"
 """The lobby bus's topic of the hosts' word that a table changed (``cluster.hostednews``
 publishes it: the same name)."""
+
+
+def place_parts(place: str) -> tuple[str, str]:
+    """A place's network and channel: ``irc:irc.example.net:#cards`` is
+    (``irc:irc.example.net``, ``#cards``); a Matrix room (``#cards:example`` or
+    ``!id:example``) keeps its own colon.
+
+    >>> place_parts("matrix:https://m.example:8448:#cards:m.example")
+    ('matrix:https://m.example:8448', '#cards:m.example')
+    >>> place_parts("irc:irc.example.net:#cards")
+    ('irc:irc.example.net', '#cards')
+    """
+    for i in range(1, len(place)):
+        if place[i] in "#&!" and place[i - 1] == ":":
+            return place[: i - 1], place[i:]
+    network, _, channel = place.rpartition(":")
+    return network, channel
+
+
+async def refuse_seats(engine: AsyncEngine, table_id: str) -> None:
+    """Refuse (409 ``hosted_in_chat``) to seat, unseat or deal at ``table_id`` if a chat
+    host plays it (open or running): that is done in its channel, which the refusal
+    names. Anything else (no such table, one of the room's) passes."""
+    query = sa.select(db.tables.c.place).where(
+        db.tables.c.id == table_id,
+        db.tables.c.place.is_not(None),
+        db.tables.c.status.in_(("open", "playing")),
+    )
+    async with engine.connect() as conn:
+        place = (await conn.execute(query)).scalar_one_or_none()
+    if place is not None:
+        channel = place_parts(place)[1]
+        raise ApiError(409, "hosted_in_chat", f"This table is played in {channel}: join it there")
+
+
+class Lister(Protocol):
+    """The role of the one node of a cluster that lists the hosted tables in the lobby
+    (``cluster.leases.Role``)."""
+
+    async def hold(self) -> bool:
+        """Take or keep the role; False while another node holds it."""
+
+    async def let_go(self) -> None:
+        """Give the role up (this node stops)."""
 
 
 class HostedTables:
@@ -49,21 +115,28 @@ class HostedTables:
         *,
         show: Callable[[TableInfo], None],
         hide: Callable[[str], None],
+        listed: Callable[[], Awaitable[list[TableInfo]]],
         finished: AfterFinish | None = None,
         bus: Bus | None = None,
+        lister: Lister | None = None,
         every: float = LIST_EVERY,
     ) -> None:
-        """``finished``: told of each rated hosted game that ended, as the room's own
-        are told to its after-commit subscribers (the analyses); ``bus``: where the
-        hosts' word that a table changed is heard."""
+        """``show``, ``hide`` and ``listed``: the lobby's (``Lobby``); ``finished``:
+        told of each rated hosted game that ended, as the room's own are told to its
+        after-commit subscribers (the analyses); ``bus``: where the hosts' word that a
+        table changed is heard; ``lister``: in a cluster, the role of the one node that
+        lists the hosted tables (None: this process lists them)."""
         self.deps = deps
         self._show = show
         self._hide = hide
+        self._lobby = listed
         self._finished = finished
         self._bus = bus
+        self._lister = lister
+        self._listing = lister is None
         self.every = every
         self.followed: dict[str, FollowedTable] = {}
-        self._listed: dict[str, tuple[str, int, int]] = {}  # id -> status, moves, watchers
+        self._listed: dict[str, Listing] = {}
         self._opening: dict[str, asyncio.Future[FollowedTable | None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._news_task: asyncio.Task[None] | None = None
@@ -111,6 +184,9 @@ class HostedTables:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self._lister is not None and self._listing:
+            with contextlib.suppress(Exception):  # else it lapses: another node lists
+                await self._lister.let_go()
         for table in list(self.followed.values()):
             table.stop(close_code=1012)  # the watchers reconnect to another process
         self.followed.clear()
@@ -148,9 +224,25 @@ class HostedTables:
             self._finished(game)
         return len(games)
 
+    async def _may_list(self) -> bool:
+        """Whether this process lists the hosted tables now. A node that takes the role
+        over starts from the hosted tables the lobby lists (its last lister's): it
+        announces those that changed since, and takes off the list those that ended."""
+        if self._lister is None:
+            return True
+        holds = await self._lister.hold()
+        if holds and not self._listing:
+            listed = await self._lobby()
+            self._listed = {t.id: listing(t) for t in listed if t.place is not None}
+        self._listing = holds
+        return holds
+
     async def list_now(self) -> None:
         """List each public hosted table that runs (again when it changed) and take off
-        the list those that ended."""
+        the list those that ended; in a cluster, only on the node holding the
+        ``lister`` role, so that each change is announced once."""
+        if not await self._may_list():
+            return
         query = sa.select(db.tables.c.id).where(
             db.tables.c.place.is_not(None),
             db.tables.c.status.in_(("open", "playing")),
@@ -167,7 +259,7 @@ class HostedTables:
             followed = self.followed.get(table_id)
             if followed is not None:
                 info = followed.info()
-            key = (info.status, info.version, info.spectators)
+            key = listing(info)
             if self._listed.get(table_id) != key:
                 self._listed[table_id] = key
                 self._show(info)

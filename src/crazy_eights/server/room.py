@@ -34,7 +34,7 @@ from .chatnames import ChatNames
 from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
 from .friends import ASK_BURST, ASK_RATE, Friends
-from .hosted import HostedTables
+from .hosted import HOSTED_LISTER, LISTER_TTL, HostedTables
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
@@ -157,8 +157,12 @@ class Room:
             deps,
             show=self.lobby.show,
             hide=self.lobby.hide,
+            listed=self.lobby.listed,
             finished=self.analyses.game_finished,  # the host has no bot pool for them
             bus=self.lobby.bus,  # in a cluster, the hosts' word over Redis
+            lister=None  # in a cluster, one node lists them: each change told once
+            if self.cluster is None
+            else self.cluster.leases.role(HOSTED_LISTER, ttl=LISTER_TTL),
         )
 
     def _finish_subscribers(self) -> FinishSubscribers:

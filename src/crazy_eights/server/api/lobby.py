@@ -17,6 +17,7 @@ from crazy_eights.engine import RULESETS, Rules
 from ..auth import COOKIE, Account
 from ..botpool import BOT_LEVELS
 from ..errors import ApiError
+from ..hosted import refuse_seats
 from ..lengths import Length, length_settings
 from ..lobby import LOBBY, check_table_limit, make_rules, player, stored_table
 from ..presence import Where
@@ -27,7 +28,7 @@ from ..rematch import REMATCH_RATE
 from ..security import origin_allowed
 from ..table import ops
 from ..table.store import Spec
-from ..tables import TableHandle, Tables
+from ..tables import TableHandle
 from .deps import CurrentAccount, OptionalAccount, RoomDep, room_of
 from .table_socket import opener
 
@@ -71,9 +72,12 @@ class QuickPlay(BaseModel):
 router = APIRouter(tags=["lobby"])
 
 
-async def _live(tables: Tables, table_id: str) -> TableHandle:
-    table = await tables.handle(table_id)
+async def _live(room: RoomDep, table_id: str) -> TableHandle:
+    """The live table to seat, unseat or deal at (409 ``hosted_in_chat`` for a table a
+    chat host plays: that is done in its channel; 404 for none)."""
+    table = await room.tables.handle(table_id)
     if table is None:
+        await refuse_seats(room.engine, table_id)
         raise ApiError(404, "no_table", "no such open or running table")
     return table
 
@@ -140,7 +144,7 @@ async def get_table(
 @router.post("/api/tables/{table_id}/sit")
 async def sit(table_id: str, body: Sit, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Take a seat (a free one when ``seat`` is left out)."""
-    table = await _live(room.tables, table_id)
+    table = await _live(room, table_id)
     await table_limit(room, account, sitting_at=table_id)
     result: TableInfo = await table.request(ops.Sit(player(account), body.seat, body.code))
     return result
@@ -149,7 +153,7 @@ async def sit(table_id: str, body: Sit, account: CurrentAccount, room: RoomDep) 
 @router.post("/api/tables/{table_id}/leave")
 async def leave(table_id: str, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Give up your seat; leaving a running game counts as a loss and a bot finishes it."""
-    table = await _live(room.tables, table_id)
+    table = await _live(room, table_id)
     result: TableInfo = await table.request(ops.Leave(account.id))
     return result
 
@@ -157,7 +161,7 @@ async def leave(table_id: str, account: CurrentAccount, room: RoomDep) -> TableI
 @router.post("/api/tables/{table_id}/start")
 async def start(table_id: str, account: CurrentAccount, room: RoomDep) -> TableInfo:
     """Start the game now (creator only); empty seats get bots."""
-    table = await _live(room.tables, table_id)
+    table = await _live(room, table_id)
     result: TableInfo = await table.request(ops.Start(account.id))
     return result
 

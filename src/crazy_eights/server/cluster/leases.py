@@ -5,7 +5,9 @@ alive by renewing its time to live; a node that stops renewing (killed, cut off)
 the table when the lease lapses. The lease says who may take a table; the fencing token
 that the database checks on every move comes from the database itself
 (``SqlTableStore.claim``), so it only ever grows, even if Redis loses every key.
-Nodes announce they are alive under ``ce:alive:<node>``.
+Nodes announce they are alive under ``ce:alive:<node>``. A ``Role`` is a lease of the same
+kind on a task one node of the cluster does for all (``ce:role:<name>``: the lobby
+listing of the chat hosts' tables, ``hosted.HostedTables``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ def owner_key(table_id: str) -> str:
 
 def alive_key(node: str) -> str:
     return f"{PREFIX}alive:{node}"
+
+
+def role_key(role: str) -> str:
+    return f"{PREFIX}role:{role}"
 
 
 class Leases:
@@ -90,6 +96,10 @@ class Leases:
         values = await self.redis.mget([alive_key(n) for n in nodes])
         return {n: v is not None for n, v in zip(nodes, values, strict=True)}
 
+    def role(self, name: str, *, ttl: float) -> Role:
+        """The cluster-wide role ``name``, held by one node at a time (``Role``)."""
+        return Role(self, name, ttl)
+
     async def live_tables(self) -> list[str]:
         return sorted(_text(v) for v in await self.redis.smembers(LIVE))
 
@@ -102,6 +112,30 @@ class Leases:
 
     async def drop_live(self, table_id: str) -> None:
         await self.redis.srem(LIVE, table_id)
+
+
+class Role:
+    """A task one node does for the whole cluster: the node that asks ``hold`` first
+    holds it, and keeps it while it asks again within ``ttl`` seconds; a node that
+    stops asking (killed, cut off) loses it when the lease lapses, and the next node to
+    ask takes it over. ``let_go`` gives it up at once (a node that stops)."""
+
+    def __init__(self, leases: Leases, name: str, ttl: float) -> None:
+        self.leases = leases
+        self.key = role_key(name)
+        self.ttl_ms = int(ttl * 1000)
+
+    async def hold(self) -> bool:
+        """Take the role if nobody holds it, renew it if this node does; False while
+        another node holds it."""
+        leases = self.leases
+        if await leases.redis.set(self.key, leases.node, nx=True, px=self.ttl_ms):
+            return True
+        return bool(await leases._renew(keys=[self.key], args=[leases.node, self.ttl_ms]))
+
+    async def let_go(self) -> None:
+        """Give the role up if this node holds it."""
+        await self.leases._release(keys=[self.key], args=[self.leases.node])
 
 
 def _text(value: Any) -> str:

@@ -214,7 +214,7 @@ class FollowedTable:
 
     async def catch_up(self) -> None:
         """Read what was stored since the last look and tell it: each new move, then a
-        new status (dealt, finished, abandoned)."""
+        new status (dealt, finished, abandoned) or seats given up in the chat."""
         state = self.state
         async with self.deps.engine.connect() as conn:
             status = (
@@ -227,6 +227,14 @@ class FollowedTable:
                     .order_by(db.moves.c.n)
                 )
             ).all()
+            left = (
+                await conn.execute(
+                    sa.select(db.seats.c.seat).where(
+                        db.seats.c.table_id == self.id, db.seats.c.left == sa.true()
+                    )
+                )
+            ).scalars()
+            newly_left = [s for s in left if s < len(state.seats) and not state.seats[s].left]
         if status is None:
             return
         if state.game is None and status != "open":
@@ -237,9 +245,13 @@ class FollowedTable:
             state.movers.append(seat)
             self._time_turn(at)
             self.out.deliver(messages.state_texts(state, events, text, seat, None))
-        if status != state.status:
+        for seat in newly_left:  # given up in the chat: a bot plays it on
+            state.seats[seat].left = True
+        new_status = status != state.status
+        if new_status:
             state.status = status
             state.clock.cancel()
+        if new_status or newly_left:
             self.out.to_all(TableOut(table=self.id, clock=None, info=self.info()))
 
     def _time_turn(self, began: float | None) -> None:
