@@ -5,6 +5,8 @@ sender never gets it (on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -27,16 +29,22 @@ def seated_table(client: TestClient) -> tuple[str, list[tuple[int, str]]]:
     return table, people
 
 
+@contextmanager
+def sockets(client: TestClient, table: str, people: list[tuple[int, str]]) -> Iterator[list[Any]]:
+    """A table socket for each of ``people``, each past its welcome."""
+    with ExitStack() as stack:
+        opened = [
+            stack.enter_context(client.websocket_connect(f"/ws/tables/{table}", headers=as_(token)))
+            for _, token in people
+        ]
+        for ws in opened:
+            until(ws, "welcome")
+        yield opened
+
+
 def test_a_reaction_reaches_everyone_with_the_seat(client: TestClient) -> None:
     table, people = seated_table(client)
-    url = f"/ws/tables/{table}"
-    with (
-        client.websocket_connect(url, headers=as_(people[0][1])) as ada,
-        client.websocket_connect(url, headers=as_(people[1][1])) as bob,
-        client.websocket_connect(url, headers=as_(people[2][1])) as cyd,
-    ):
-        for ws in (ada, bob, cyd):
-            until(ws, "welcome")
+    with sockets(client, table, people) as (ada, bob, cyd):
         ada.send_json({"type": "react", "reaction": "well_played"})
         for ws in (ada, bob, cyd):
             got = until(ws, "reaction")
@@ -52,13 +60,7 @@ def test_a_reaction_reaches_everyone_with_the_seat(client: TestClient) -> None:
 
 def test_three_in_ten_seconds_then_refused(client: TestClient) -> None:
     table, people = seated_table(client)
-    url = f"/ws/tables/{table}"
-    with (
-        client.websocket_connect(url, headers=as_(people[0][1])) as ada,
-        client.websocket_connect(url, headers=as_(people[1][1])) as bob,
-    ):
-        until(ada, "welcome")
-        until(bob, "welcome")
+    with sockets(client, table, people[:2]) as (ada, bob):
         for reaction in REACTIONS[:4]:
             ada.send_json({"type": "react", "reaction": reaction})
         refused = until(ada, "error", code="too_many_reactions")
@@ -86,13 +88,7 @@ def test_three_in_ten_seconds_then_refused(client: TestClient) -> None:
 )
 def test_junk_reactions_are_refused(client: TestClient, message: dict[str, Any], code: str) -> None:
     table, people = seated_table(client)
-    url = f"/ws/tables/{table}"
-    with (
-        client.websocket_connect(url, headers=as_(people[0][1])) as ada,
-        client.websocket_connect(url, headers=as_(people[1][1])) as bob,
-    ):
-        until(ada, "welcome")
-        until(bob, "welcome")
+    with sockets(client, table, people[:2]) as (ada, bob):
         ada.send_json(message)
         assert until(ada, "error")["code"] == code
         ada.send_json({"type": "chat", "text": "marker"})
@@ -103,14 +99,7 @@ def test_who_blocked_the_sender_never_sees_it(client: TestClient) -> None:
     table, people = seated_table(client)
     blocked = client.post("/api/blocks", json={"account": people[0][0]}, headers=as_(people[1][1]))
     assert blocked.status_code == 201
-    url = f"/ws/tables/{table}"
-    with (
-        client.websocket_connect(url, headers=as_(people[0][1])) as ada,
-        client.websocket_connect(url, headers=as_(people[1][1])) as bob,
-        client.websocket_connect(url, headers=as_(people[2][1])) as cyd,
-    ):
-        for ws in (ada, bob, cyd):
-            until(ws, "welcome")
+    with sockets(client, table, people) as (ada, bob, cyd):
         ada.send_json({"type": "react", "reaction": "laugh"})
         assert until(cyd, "reaction")["reaction"] == "laugh"
         cyd.send_json({"type": "chat", "text": "marker"})
