@@ -117,7 +117,9 @@ def test_a_filled_seat_withdraws_the_other_invitations(client: TestClient) -> No
         assert answered == {
             "type": "invitation_answered",
             "id": first["id"],
+            "kind": "invite",
             "answer": "accepted",
+            "by": "bob",
             "table": table["id"],
         }
     late = client.post(f"/api/invitations/{second['id']}/accept", headers=as_(cyd[1]))

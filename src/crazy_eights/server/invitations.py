@@ -225,10 +225,7 @@ class Invitations:
             if not await self._claim(number):
                 raise ApiError(409, "stale", "that challenge is no longer open")
             info = await self._start_challenge(out, account)
-        self.tell(
-            [out.sender.account],
-            {"type": "invitation_answered", "id": number, "answer": "accepted", "table": info.id},
-        )
+        self.tell([out.sender.account], _answered(out, "accepted", info.id))
         return info
 
     async def _start_challenge(self, out: Invitation, account: Account) -> TableInfo:
@@ -258,10 +255,7 @@ class Invitations:
         if not await self._claim(number, "declined"):
             raise ApiError(409, "stale", "that invitation is no longer open")
         await self._unhold(out)
-        self.tell(
-            [out.sender.account],
-            {"type": "invitation_answered", "id": number, "answer": "declined", "table": None},
-        )
+        self.tell([out.sender.account], _answered(out, "declined", None))
 
     async def cancel(self, account: Account, number: int) -> None:
         """The sender takes an open invitation or challenge back; the notice goes."""
@@ -413,6 +407,18 @@ class Invitations:
             await asyncio.wait_for(self.settle(), 5.0)
         for task in list(self._pending):
             task.cancel()
+
+
+def _answered(out: Invitation, answer: str, table: str | None) -> dict[str, Any]:
+    """What the sender is told of the answer (a challenge's table to go to)."""
+    return {
+        "type": "invitation_answered",
+        "id": out.id,
+        "kind": out.kind,
+        "answer": answer,
+        "by": out.to.display_name,
+        "table": table,
+    }
 
 
 def _as_player(person: Person) -> ops.Player:
