@@ -181,7 +181,7 @@ def test_bad_invitations_are_refused_and_change_nothing(client: TestClient) -> N
     befriend(client, ada, bob)
     befriend(client, ada, eve)
     befriend(client, cyd, eve)
-    _, visitor = guest(client)
+    visitor_id, visitor = guest(client)
     table = make_table(client, ada[1], rules=TRIO)
     other = make_table(client, cyd[1], rules=TRIO)
     client.post("/api/blocks", json={"account": ada[0]}, headers=as_(eve[1]))  # eve blocks ada
@@ -198,6 +198,7 @@ def test_bad_invitations_are_refused_and_change_nothing(client: TestClient) -> N
     refused(ada[1], {"account": cyd[0], "table": t}, 403, "not_friends")
     refused(ada[1], {"account": eve[0], "table": t}, 403, "blocked")
     refused(visitor, {"account": bob[0], "table": t}, 403, "guest")
+    refused(ada[1], {"account": visitor_id, "table": t}, 422, "not_a_person")
     refused(ada[1], {"account": bob[0], "table": "t_nothing"}, 404, "no_table")
     refused(ada[1], {"account": bob[0], "table": other["id"]}, 403, "not_seated")
     refused(ada[1], {"account": bob[0], "table": t, "seat": 2}, 422, "invalid")

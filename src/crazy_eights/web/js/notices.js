@@ -35,9 +35,14 @@ export function myOpenTables() {
   return [...latest.tables.values()].filter((t) => t.status === "open" && t.seats.some((s) => s.account === me));
 }
 
-/** Open the app's lobby socket (again: the account changed) and read the invitations
- * already waiting. */
+let socketFor; // the account the socket was opened for ("id guest", or "")
+
+/** Open the app's lobby socket (again when the account changed or a guest registered,
+ * not when only a name or an avatar did) and read the invitations already waiting. */
 export function startNotices() {
+  const who = session.account ? `${session.account.id} ${!!session.account.guest}` : "";
+  if (who === socketFor && ws) return;
+  socketFor = who;
   stopSocket();
   closed = false;
   latest.tables.clear();
