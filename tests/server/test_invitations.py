@@ -7,6 +7,7 @@ input refused with a reason and changing nothing."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -302,3 +303,28 @@ def test_a_challenge_expires(make_client: Any) -> None:
     )
     late = client.post(f"/api/invitations/{sent['id']}/accept", headers=as_(bob[1]))
     assert late.status_code == 409 and late.json()["error"] == "stale"
+
+
+def test_two_invitees_racing_for_one_seat_get_it_once(client: TestClient) -> None:
+    ada, bob, cyd = (register(client, n) for n in ("ada", "bob", "cyd"))
+    befriend(client, ada, bob)
+    befriend(client, ada, cyd)
+    table = make_table(client, ada[1], rules=DUO)
+    ids = {
+        token: invite(client, ada[1], friend, table["id"]).json()["id"]
+        for friend, token in (bob, cyd)
+    }
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(
+            pool.map(
+                lambda item: client.post(
+                    f"/api/invitations/{item[1]}/accept", headers=as_(item[0])
+                ),
+                ids.items(),
+            )
+        )
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    loser = next(a for a in answers if a.status_code == 409)
+    assert loser.json()["error"] in ("not_open", "stale")
+    seats = table_of(client, table["id"])["seats"]
+    assert seats[1]["name"] in ("bob", "cyd") and held(table_of(client, table["id"])) == []
