@@ -85,3 +85,27 @@ def test_invite_to_a_new_table_then_challenge(new_page: Any, console: Any) -> No
     assert [s["name"] for s in seats[:2]] == [ada_name, bob_name] and seats[2]["bot"]
     shot(ada, "challenge-accepted")
     assert console.errors == []
+
+
+def test_a_friend_coming_online_is_told_when_chosen(new_page: Any, console: Any) -> None:
+    ada, bob = new_page(), new_page()
+    register(ada, "ada")
+    bob_name = register(bob, "bob")
+    befriend(ada, bob, bob_name)
+    ada.goto("/#/settings")
+    box = ada.get_by_label("Tell me when a friend comes online")
+    assert not box.is_checked()  # off at first
+    box.check()
+    bob.goto("about:blank")  # every socket of bob's closes: offline
+    ada.goto("/")
+    ada.locator(".friends-panel .friend[data-status='offline']").filter(
+        has_text=bob_name
+    ).wait_for()
+    ada.goto("/#/history")  # any page: the app's socket stays open
+    ada.wait_for_selector(".page")
+    told = ada.locator("#notices .notice").filter(has_text=f"{bob_name} is online")
+    bob.goto("/")
+    bob.wait_for_selector(".page.lobby")
+    told.wait_for()
+    shot(ada, "friend-online-notice")
+    assert console.errors == []
