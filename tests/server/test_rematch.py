@@ -18,7 +18,7 @@ from crazy_eights.server.api import table_socket as socket_module
 from crazy_eights.server.cluster import wire
 from crazy_eights.server.table import ops
 
-from .conftest import as_, guest, make_table, until
+from .conftest import as_, eventually, guest, make_table, until
 
 DUEL = {"ruleset": "classic", "players": 2, "mode": "single", "stock_empty": "block"}
 
@@ -114,6 +114,39 @@ def test_two_players_ask_and_sit_at_one_follow_up_which_starts(client: TestClien
         assert until(sockets[1], "welcome")["rematch"] == offer  # a late arrival sees it
         assert ask(client, old, tokens[1]).json()["id"] == made["id"]
     assert actor_of(client, made["id"]).status == "playing"
+
+
+def listed(client: TestClient, table_id: str) -> bool:
+    return any(t["id"] == table_id for t in client.get("/api/tables").json())
+
+
+def test_the_rematch_holds_the_old_players_seats_unlisted(client: TestClient) -> None:
+    """Issue 20: "Play again" keeps the old players' seats from strangers, and the
+    rematch stays off the lobby's list, while the holds last (60 s)."""
+    table, tokens = duel(client)
+    with finished_game(client, dict(enumerate(tokens)), table["id"]):
+        made = ask(client, table["id"], tokens[0]).json()
+    held = made["seats"][1]
+    assert held["account"] is None and 55 < held["held_left"] <= 60
+    assert not listed(client, made["id"])
+    stranger = guest(client)[1]
+    for body in ({}, {"seat": 1}):
+        refused = client.post(f"/api/tables/{made['id']}/sit", json=body, headers=as_(stranger))
+        assert refused.status_code == 409 and refused.json()["error"] in ("full", "seat_held")
+    second = ask(client, table["id"], tokens[1]).json()
+    assert second["status"] == "playing" and second["seats"][1]["held_left"] is None
+
+
+def test_the_rematch_is_listed_once_its_holds_end(make_client: Any) -> None:
+    client = make_client(hold_seconds=0.5)
+    table, tokens = duel(client)
+    with finished_game(client, dict(enumerate(tokens)), table["id"]):
+        made = ask(client, table["id"], tokens[0]).json()
+    assert made["seats"][1]["held_left"] is not None and not listed(client, made["id"])
+    eventually(lambda: listed(client, made["id"]), "the rematch listed once its hold ended")
+    stranger = guest(client)[1]
+    sat = client.post(f"/api/tables/{made['id']}/sit", json={"seat": 1}, headers=as_(stranger))
+    assert sat.status_code == 200 and sat.json()["status"] == "playing"
 
 
 def test_a_table_of_one_person_and_bots_deals_its_rematch_at_once(

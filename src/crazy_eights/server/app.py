@@ -27,6 +27,7 @@ from .api import (
     chatlinks,
     evaluation,
     friends,
+    invitations,
     lobby,
     match,
     meta,
@@ -142,6 +143,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         chatlinks.router,
         friends.router,
         blocks.router,
+        invitations.router,
         table_socket.router,
         meta.router,
     ):

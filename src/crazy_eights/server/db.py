@@ -262,6 +262,21 @@ social = sa.Table(
     sa.Column("last_seen", sa.Float, nullable=True),
 )
 
+# invitations to a table and challenges between friends (invitations.py)
+invitations = sa.Table(
+    "invitations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(10), nullable=False),  # invite, challenge
+    sa.Column("from_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("to_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("table_id", sa.String(24), nullable=True, index=True),
+    sa.Column("rules", sa.JSON, nullable=True),  # a challenge's ruleset, players, length
+    sa.Column("status", sa.String(10), nullable=False),  # pending accepted declined withdrawn
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

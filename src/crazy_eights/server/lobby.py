@@ -38,9 +38,12 @@ class Lobby:
     def table_changed(self, actor: TableActor) -> None:
         if not actor.spec.public:
             return
-        if actor.status in ("finished", "abandoned") or (
-            actor.status == "playing" and absence.unattended(actor.seats, actor.members)
-        ):  # over, or only bots left playing out absent players' seats: not listed
+        if (
+            actor.status in ("finished", "abandoned")
+            or (actor.status == "playing" and absence.unattended(actor.seats, actor.members))
+            or actor.unlisted
+        ):  # over, only bots left playing out absent players' seats, or a rematch still
+            # holding its old players' seats: not listed
             self.hide(actor.id)
         else:
             self.show(actor.info())

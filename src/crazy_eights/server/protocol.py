@@ -194,6 +194,9 @@ class SeatInfo(BaseModel):
     left: bool = False
     away_left: float | None = None
     """Seconds until a stand-in bot plays this absent player's seat (None: not waiting)."""
+    held_left: float | None = None
+    """Seconds this empty seat stays held for an invited friend or a rematch's old player
+    (None: not held); only they may take it meanwhile."""
     archon: list[str] = []
     """The rulesets whose Master Card Archon title this seat's player holds."""
 

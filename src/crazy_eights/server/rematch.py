@@ -1,5 +1,8 @@
 """Rematches: the one follow-up table of a finished table, made or found for each asker.
 
+The follow-up keeps the other old players' seats for them (``hold_seconds``) and stays
+off the lobby's list meanwhile, so no stranger takes a seat of the rematch.
+
 The finished table runs each ask as an operation (``table/rematcher.on_rematch``), so asks
 at one table are answered one at a time; the follow-up is named in the finished table's
 row by a conditional update (``TableStore.claim_rematch``), so even asks that do not meet
@@ -30,16 +33,27 @@ REMATCH_BURST = 5.0
 class FollowUps:
     """Makes the follow-up table of a finished one, or seats a later asker at it."""
 
-    def __init__(self, store: TableStore, tables: Callable[[], Tables]) -> None:
+    def __init__(
+        self, store: TableStore, tables: Callable[[], Tables], *, hold_seconds: float = 60.0
+    ) -> None:
         self.store = store
         self.tables = tables
+        self.hold_seconds = hold_seconds
+        """How long the follow-up keeps the other old players' seats (unlisted)."""
 
     async def __call__(self, ask: FollowUpAsk) -> TableInfo:
         """The follow-up's info as the asker sees it, with the asker seated."""
         if await self.store.rematch_of(ask.table_id) is None:
             made = new_table_id()
             if await self.store.claim_rematch(ask.table_id, made) == made:
-                actor = await self.tables().create(ask.spec, ask.player, table_id=made, at=ask.seat)
+                actor = await self.tables().create(
+                    ask.spec,
+                    ask.player,
+                    table_id=made,
+                    at=ask.seat,
+                    held=dict(ask.others),
+                    hold_seconds=self.hold_seconds,
+                )
                 return actor.info(for_account=ask.player.id)
         table, invite = await self._reach(ask.table_id)
         info: TableInfo = await table.request(ops.Describe(ask.player.id, invite))

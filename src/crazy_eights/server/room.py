@@ -35,6 +35,7 @@ from .directory import MemoryDirectory
 from .fairqueue import PRIORITIES
 from .friends import ASK_BURST, ASK_RATE, Friends
 from .hosted import HOSTED_LISTER, LISTER_TTL, HostedTables
+from .invitations import INVITE_BURST, INVITE_RATE, Invitations
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
 from .passwords import Passwords
@@ -130,13 +131,22 @@ class Room:
             accuracy=accuracy_share,  # the stored game analyses
         )
         self.achievements = achievements.Achievements(self.engine)
-        self.follow_ups = FollowUps(self.store, lambda: self.tables)
+        self.follow_ups = FollowUps(
+            self.store, lambda: self.tables, hold_seconds=settings.hold_seconds
+        )
         self.friend_asks = KeyedBuckets(ASK_RATE, burst=ASK_BURST)
         self.presence = Presence(
             bus=self.lobby.bus, store=self._presence_store(), social=self.friends, node=self.node
         )
         self.friends.changed.append(self.presence.friends_news)
         self.blocks.changed.append(self.presence.friends_news)
+        self.invitations = Invitations(
+            self.engine,
+            tables=lambda: self.tables,
+            tell=self.presence.tell,
+            hold_seconds=settings.hold_seconds,
+        )
+        self.invite_asks = KeyedBuckets(INVITE_RATE, burst=INVITE_BURST)
         self.table_deps = self._table_deps()
         self.chat_names = ChatNames(self.engine)
         self.hosted = self._hosted()
@@ -194,6 +204,7 @@ class Room:
             max_spectators=settings.max_spectators,
             round_pause=settings.round_pause_seconds,
             follow_ups=self.follow_ups,
+            released=lambda actor, accounts: self.invitations.released(actor.id, accounts),
         )
 
     def _join_cluster(self, redis_url: str) -> None:
@@ -327,6 +338,7 @@ class Room:
         # presence finishes telling of the sockets that closed meanwhile, not first: the
         # tables' new owners are waiting for the handover
         await asyncio.gather(self.presence.stop(), self.tables.close())
+        await self.invitations.stop()
         log.info("closing: writing what is queued for the database")
         await self.writer.stop()
         await self.titles.stop()

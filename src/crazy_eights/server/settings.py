@@ -68,6 +68,12 @@ class ServerSettings(BaseSettings):
         ge=0,
         description='seconds a table waits between rounds for its players to press "Next round"',
     )
+    hold_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="seconds an empty seat is held for an invited friend, and a rematch's "
+        "seats for the old players (unlisted in the lobby meanwhile), before others may sit",
+    )
     bot_delay: float = Field(
         default=0.8, description="seconds a bot pauses before its move, to feel human"
     )

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from . import db
 from .connection import spawn
 from .table.actor import TableActor, TableDeps
 from .table.ops import Op, Player
-from .table.seats import Seats
+from .table.seats import Hold, Seats
 from .table.store import Spec, TableRecord
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,14 @@ class Tables:
         *,
         table_id: str | None = None,
         at: int | None = None,
+        held: Mapping[int, int] | None = None,
+        hold_seconds: float = 60.0,
     ) -> TableActor:
         """A new table (id ``table_id`` if given) with the creator in seat ``at`` if it has
         no bot, else in the first seat without one, and ``others`` (people matched with
-        them) in the next free seats; dealt at once when every seat is taken."""
+        them) in the next free seats; dealt at once when every seat is taken. ``held``
+        seats (seat to account: a rematch's old players) are kept for their person for
+        ``hold_seconds``, the table unlisted meanwhile."""
         deps = self._deps()
         seats = Seats.empty(spec.rules.players)
         for seat_no, level in spec.bots.items():
@@ -99,7 +103,11 @@ class Tables:
             seat.bot = level
             seat.account_id = await deps.bot_account(level)
         seats.name_bots()
-        free = seats.free()
+        until = db.now() + hold_seconds
+        for seat_no, account in (held or {}).items():
+            if seat_no != at and account != creator.id and not seats[seat_no].taken:
+                seats[seat_no].holds[account] = Hold(until=until, rematch=True)
+        free = seats.free(creator.id)
         if len(others) >= len(free):
             raise ValueError("more people than free seats")
         own = next((s for s in free if s.seat == at), free[0])

@@ -28,6 +28,8 @@ _OPS: dict[str, type[Any]] = {
         ops.Leave,
         ops.Start,
         ops.Rematch,
+        ops.Hold,
+        ops.Unhold,
         ops.Describe,
     )
 }

@@ -27,6 +27,7 @@ from . import (
     arrivals,
     between_rounds,
     hinting,
+    holds,
     messages,
     ops,
     play,
@@ -41,7 +42,7 @@ from .bots import BotTurns, HintDesk, Thinker
 from .clock import GraceTimers, TurnClock
 from .context import Notices, TableContext
 from .members import Members
-from .ops import GraceOver, Op, PauseOver, PresenceDue, Timeout
+from .ops import GraceOver, HoldOver, Op, PauseOver, PresenceDue, Timeout
 from .outbox import Outbox
 from .presence import Presence
 from .rounds import RoundPause
@@ -76,10 +77,13 @@ HANDLERS: Mapping[type[Any], Handler] = {
     ops.Leave: seating.on_leave,
     ops.Start: seating.on_start,
     ops.Rematch: rematcher.on_rematch,
+    ops.Hold: holds.on_hold,
+    ops.Unhold: holds.on_unhold,
     ops.Describe: seating.on_describe,
     # the table's own timers and bots
     ops.Timeout: play.on_timeout,
     ops.GraceOver: seating.on_grace_over,
+    ops.HoldOver: holds.on_hold_over,
     ops.PauseOver: between_rounds.on_pause_over,
     ops.PresenceDue: arrivals.on_presence_due,
     ops.BotMove: play.on_bot_move,
@@ -119,6 +123,8 @@ class TableDeps:
     """The rulesets whose Master Card Archon title an account holds (``archon.Titles``)."""
     follow_ups: rematch.FollowUps | None = None
     """Makes or finds a finished table's rematch ("Play again"); None: no rematches."""
+    released: Callable[[TableActor, list[int]], None] = lambda actor, accounts: None
+    """Told when seats held here for these people are no longer (``holds``)."""
 
 
 class TableActor:
@@ -136,6 +142,7 @@ class TableActor:
                 idle=lambda: deps.idle(self),
                 lost=lambda: deps.lost(self),
                 finished=lambda: deps.finished(self),
+                released=lambda accounts: deps.released(self, accounts),
             ),
             bot_account=deps.bot_account,
             follow_ups=deps.follow_ups,
@@ -166,6 +173,7 @@ class TableActor:
             ),
             hints=HintDesk(deps.thinker, submit=self.submit, table_id=record.id),
             titles=deps.titles,
+            holds=GraceTimers(0.0, lambda seat: self.submit(HoldOver(seat))),
         )
 
     # -- what the lobby, the process and the records read ------------------------------------
@@ -211,6 +219,11 @@ class TableActor:
     def seat_of(self, account_id: int | None) -> int | None:
         return self.state.seat_of(account_id)
 
+    @property
+    def unlisted(self) -> bool:
+        """A rematch still holding its old players' seats: kept off the lobby's list."""
+        return self.state.seats.rematch_held
+
     def info(self, *, for_account: int | None = None) -> TableInfo:
         return messages.table_info(self.state, for_account=for_account)
 
@@ -222,6 +235,8 @@ class TableActor:
             for seat in self.seats:
                 if seat.human:
                     self.state.grace.start(seat.seat)
+                if seat.holds:  # a rematch's seats, held for its old players
+                    holds.arm(self.state, seat)
 
     async def resume(self, moves: list[tuple[int | None, str]]) -> None:
         """Rebuild the game from its stored moves and pick up where it stopped."""
@@ -238,6 +253,7 @@ class TableActor:
         state = self.state
         state.clock.cancel()
         state.grace.cancel_all()
+        state.holds.cancel_all()
         state.presence.cancel()
         state.rounds.end()
         await state.bots.cancel()

@@ -32,6 +32,9 @@ class Notices:
     """The store refused a move because another process owns the table now."""
     finished: Callable[[], None]
     """The game is over and stored (game analysis listens)."""
+    released: Callable[[list[int]], None] = lambda accounts: None
+    """The seats held for these people are no longer (one sat down, another took the
+    seat, the time ran out, the game started): their invitations are withdrawn."""
 
 
 @dataclass(frozen=True)

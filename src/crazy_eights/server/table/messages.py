@@ -6,6 +6,7 @@ so a message can never carry a card its seat may not see (RULES G5).
 from __future__ import annotations
 
 import html
+import time
 from typing import Any
 
 import pydantic_core
@@ -27,6 +28,7 @@ from ..protocol import (
     You,
 )
 from .members import Member
+from .seats import Seat
 from .state import TableState
 from .store import ChatLine, TableRecord
 
@@ -91,6 +93,7 @@ def seat_info(table: TableState, seat_no: int) -> SeatInfo:
         standin=s.standin,
         left=s.left,
         away_left=away_left(table, seat_no),
+        held_left=held_left(s),
         archon=table.titles(s.account_id) if s.bot is None else [],
     )
 
@@ -105,6 +108,15 @@ def away_left(table: TableState, seat_no: int) -> float | None:
         return None
     left = table.grace.left(seat_no)
     return None if left is None else round(left, 1)
+
+
+def held_left(seat: Seat) -> float | None:
+    """Seconds until an empty seat is no longer held for an invited or returning player
+    (None: not held)."""
+    until = seat.held_until
+    if until is None or seat.taken:
+        return None
+    return round(max(0.0, until - time.time()), 1)
 
 
 def presence(table: TableState, seats: list[int]) -> PresenceOut:

@@ -135,6 +135,24 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class Hold:
+    """Hold an empty seat for ``player`` (a friend ``by`` invites; ``by`` sits here) for
+    ``seconds``: answered with the table's info, the seat held."""
+
+    by: int
+    player: Player
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Unhold:
+    """The hold for ``account_id`` ends (they declined, or the invitation was taken
+    back); answered with None."""
+
+    account_id: int
+
+
+@dataclass(frozen=True)
 class Describe:
     """The table's info as ``account_id`` (holding invite ``code``) may see it."""
 
@@ -152,6 +170,13 @@ class Timeout:
 
 @dataclass(frozen=True)
 class GraceOver:
+    seat: int
+
+
+@dataclass(frozen=True)
+class HoldOver:
+    """The first hold on ``seat`` may have run out."""
+
     seat: int
 
 
@@ -206,9 +231,12 @@ Op = (
     | Leave
     | Start
     | Rematch
+    | Hold
+    | Unhold
     | Describe
     | Timeout
     | GraceOver
+    | HoldOver
     | PauseOver
     | PresenceDue
     | BotMove

@@ -29,6 +29,9 @@ class FollowUpAsk:
     seat: int
     """The asker's seat at the finished table, taken again if free."""
     player: Player
+    others: tuple[tuple[int, int], ...] = ()
+    """The finished table's other people (seat, account): their seats are held for them
+    at a follow-up made now."""
 
 
 FollowUps = Callable[[FollowUpAsk], Awaitable[TableInfo]]
@@ -58,7 +61,12 @@ def asker(status: Status, seats: Seats, player: Player, table_id: str, spec: Spe
     seat = next((s.seat for s in seats if s.human and s.account_id == player.id), None)
     if seat is None:  # (one who left the game or was away at its end still may)
         raise ApiError(403, "not_player", "only the players of this game can ask for a rematch")
-    return FollowUpAsk(table_id, follow_up_spec(spec, seats), seat, player)
+    others = tuple(
+        (s.seat, s.account_id)
+        for s in seats
+        if s.human and s.account_id is not None and s.account_id != player.id
+    )
+    return FollowUpAsk(table_id, follow_up_spec(spec, seats), seat, player, others)
 
 
 def offer(info: TableInfo, seats: Seats, by: str) -> Rematch:

@@ -13,7 +13,7 @@ from crazy_eights.engine import new_game
 from .. import db
 from ..errors import ApiError
 from ..protocol import TableInfo
-from . import messages, standins, turns
+from . import holds, messages, standins, turns
 from .context import TableContext
 from .ops import Describe, GraceOver, Leave, Player, Sit, Start
 from .seats import STANDIN_LEVEL, Seat
@@ -34,25 +34,39 @@ async def on_sit(ctx: TableContext, op: Sit) -> TableInfo:
     player = op.player
     if table.status != "open":
         raise ApiError(409, "not_open", "the game has started; you can watch it")
-    if not table.spec.public and player.id != table.creator and not table.may_watch(None, op.code):
+    invited = table.seats.held_for(player.id) is not None
+    if (
+        not table.spec.public
+        and player.id != table.creator
+        and not invited
+        and not table.may_watch(None, op.code)
+    ):
         raise ApiError(403, "invite_needed", "this table is private: use its invite code")
     if table.seat_of(player.id) is None:
-        await _take(ctx, free_seat(table, op.seat), player)
+        await _take(ctx, free_seat(table, op.seat, player.id), player)
     return messages.table_info(table, for_account=player.id)
 
 
-def free_seat(table: TableState, seat_no: int | None) -> Seat:
-    """The seat asked for (None: the first free one), or why it cannot be had."""
-    free = table.seats.free()
+def free_seat(table: TableState, seat_no: int | None, account_id: int | None = None) -> Seat:
+    """The seat asked for (None: the one held for ``account_id``, else the first free
+    one), or why it cannot be had (taken, or held for someone else)."""
+    free = table.seats.free(account_id)
     if seat_no is None:
+        held = table.seats.held_for(account_id) if account_id is not None else None
+        if held is not None:
+            return held
         if not free:
             raise ApiError(409, "full", "no free seat at this table")
         return free[0]
     if not 0 <= seat_no < len(table.seats):
         raise ApiError(422, "bad_seat", f"seats are 0 to {len(table.seats) - 1}")
     seat = table.seats[seat_no]
-    if seat not in free:
+    if seat.taken:
         raise ApiError(409, "seat_taken", f"seat {seat_no} is taken")
+    if seat not in free:
+        raise ApiError(
+            409, "seat_held", f"seat {seat_no} is held for an invited player for a few seconds"
+        )
     return seat
 
 
@@ -61,6 +75,7 @@ async def _take(ctx: TableContext, seat: Seat, player: Player) -> None:
     table = ctx.table
     seat.account_id, seat.name, seat.avatar = player.id, player.name, player.avatar
     await ctx.store.save_seat(table.id, seat)
+    holds.taken(ctx, seat, player.id)
     table.members.reseat(table.seats)
     if not table.members.at(seat.seat):
         table.grace.start(seat.seat)
@@ -92,6 +107,7 @@ async def leave(ctx: TableContext, account_id: int) -> None:
         await ctx.store.save_seat(table.id, seat)
         if not table.seats.any_human:
             await ctx.set_status("abandoned")
+            holds.end_all(ctx)
     elif table.status == "playing":
         seat.left = True
         await ctx.store.save_seat(table.id, seat)
@@ -131,6 +147,7 @@ async def on_start(ctx: TableContext, op: Start) -> TableInfo:
 async def start(ctx: TableContext) -> None:
     """Fill empty seats with bots and deal; everyone gets the new state."""
     table = ctx.table
+    holds.end_all(ctx)
     await _fill_with_bots(ctx)
     await ctx.set_status("playing", started_at=db.now())
     table.game = new_game(table.rules, table.seed)

@@ -1,9 +1,10 @@
-"""Who sits where: a table's seats, the humans and bots in them, and the bots' names."""
+"""Who sits where: a table's seats, the humans and bots in them, the seats held for
+people on their way (an invited friend, a rematch's old players), and the bots' names."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 STANDIN_LEVEL = "heuristic"
 """The bot level that plays an absent or departed player's seat."""
@@ -27,6 +28,9 @@ class Seat:
     played: bool = False
     """The person made a move here themselves (since the table was loaded): a seat only
     a stand-in played is not analysed on its own."""
+    holds: dict[int, Hold] = field(default_factory=dict)
+    """Who this empty seat is held for (account to its hold): only they may take it until
+    their holds end. Kept in memory only: a table restored elsewhere has none."""
 
     @property
     def taken(self) -> bool:
@@ -47,6 +51,29 @@ class Seat:
     def clear(self) -> None:
         """Empty the seat (before a game starts)."""
         self.account_id = self.name = self.avatar = None
+
+    def free_for(self, account_id: int | None) -> bool:
+        """Whether ``account_id`` may sit here: empty, and held for nobody or for them."""
+        return not self.taken and (not self.holds or account_id in self.holds)
+
+    @property
+    def held_until(self) -> float | None:
+        """When the last hold on this seat ends (None: not held)."""
+        return max((h.until for h in self.holds.values()), default=None)
+
+    @property
+    def rematch_held(self) -> bool:
+        """Held for a player of the finished game this table follows."""
+        return any(h.rematch for h in self.holds.values())
+
+
+@dataclass(frozen=True)
+class Hold:
+    """An empty seat kept for one person until ``until`` (seconds since the epoch)."""
+
+    until: float
+    rematch: bool = False
+    """For an old player of a rematch (else for an invited friend)."""
 
 
 class Seats(Sequence[Seat]):
@@ -77,8 +104,22 @@ class Seats(Sequence[Seat]):
                 return seat.seat
         return None
 
-    def free(self) -> list[Seat]:
-        return [s for s in self._seats if not s.taken]
+    def free(self, for_account: int | None = None) -> list[Seat]:
+        """The empty seats ``for_account`` may take (held ones only if held for them)."""
+        return [s for s in self._seats if s.free_for(for_account)]
+
+    def held_for(self, account_id: int) -> Seat | None:
+        """The empty seat held for ``account_id``, if any."""
+        return next((s for s in self._seats if account_id in s.holds and not s.taken), None)
+
+    def holders(self) -> list[int]:
+        """Everyone an empty seat is held for."""
+        return [a for s in self._seats for a in s.holds]
+
+    @property
+    def rematch_held(self) -> bool:
+        """A seat is still held for an old player of the game this rematch follows."""
+        return any(s.rematch_held for s in self._seats)
 
     @property
     def full(self) -> bool:

@@ -59,6 +59,8 @@ class TableState:
     """Each person's rating before and after, once the finished game is recorded."""
     rematch: Rematch | None = None
     """The finished table's follow-up, once someone asked to play again."""
+    holds: GraceTimers = field(default_factory=lambda: GraceTimers(0.0, lambda seat: None))
+    """Per seat, the timer that ends its first hold (``holds.on_hold_over``)."""
 
     @classmethod
     def from_record(
@@ -72,10 +74,11 @@ class TableState:
         bots: BotTurns,
         hints: HintDesk,
         titles: Callable[[int | None], list[str]],
+        holds: GraceTimers | None = None,
     ) -> TableState:
         """A stored table's facts and chat, with the moving parts that run it here (an
         actor's, or a follower's that never fire)."""
-        return cls(
+        state = cls(
             id=record.id,
             spec=record.spec,
             seed=record.seed,
@@ -93,6 +96,9 @@ class TableState:
             chat=ChatRoom(record.chat),
             titles=titles,
         )
+        if holds is not None:
+            state.holds = holds
+        return state
 
     @property
     def rules(self) -> Rules:

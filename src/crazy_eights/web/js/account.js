@@ -3,6 +3,7 @@ import { api } from "./api.js";
 import { backSVG, cardSVG } from "./cards.js";
 import { askFriend } from "./friends.js";
 import { RULESET_TITLES } from "./howto.js";
+import { allowBrowserNotices } from "./notices.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { AVATARS, avatarSVG, busy, h, modal, toast } from "./ui.js";
@@ -235,6 +236,14 @@ export async function settingsPage() {
         check("autoCall", "Call \u201clast card\u201d for me at tables with hints on"),
         check("reactions", "Show reactions at the table (off: mute everyone's)"),
         check("spectatorReactions", "Show spectators' reactions too"),
+        check("notifyOnline", "Tell me when a friend comes online"),
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "browserNotices", checked: !!s.browserNotices, onchange: async (e) => {
+          const wanted = e.target.checked;
+          const on = wanted && (await allowBrowserNotices());
+          e.target.checked = on;
+          settings.set({ browserNotices: on });
+          if (wanted && !on) toast("The browser did not allow notifications.", "error");
+        } }), " Browser notifications of invitations, challenges and requests while the tab is hidden"),
         check("tutorialDone", "I have done the tutorial")))));
   drawPreview();
 }

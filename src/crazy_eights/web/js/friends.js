@@ -4,9 +4,11 @@
 // handler on the document opens the little dialog for it. Everything the server refuses
 // comes back as its sentence (a guest hears "register to add friends").
 import { api } from "./api.js";
+import { RULESET_TITLES } from "./howto.js";
+import { myOpenTables } from "./notices.js";
 import * as settings from "./settings.js";
 import { toggleMute } from "./table/reactions.js";
-import { session } from "./shell.js";
+import { navigate, RULESETS, session } from "./shell.js";
 import { avatarSVG, h, modal, toast } from "./ui.js";
 
 /** The attributes that make a shown name open the person's dialog: Add friend (not for
@@ -74,6 +76,45 @@ export function listenForNames() {
   document.addEventListener("keydown", open);
 }
 
+/** Invite a friend to one of your open tables or to a new one, or challenge them: the
+ * dialog's choices of ruleset, players and length make the new table or the challenge. */
+export async function playWith(p) {
+  const ruleset = h("select", { name: "ruleset", "aria-label": "Ruleset" }, RULESETS.map((r) => h("option", { value: r, text: RULESET_TITLES[r] })));
+  const players = h("input", { type: "number", name: "players", min: "2", max: "11", value: "2", "aria-label": "Players" });
+  const length = h("select", { name: "length", "aria-label": "Length" }, h("option", { value: "round", text: "One round" }), h("option", { value: "match", text: "A short match" }));
+  const tables = myOpenTables();
+  const choice = await modal({
+    title: `Play with ${p.display_name}`,
+    className: "play-dialog",
+    body: h("div", { class: "stack" },
+      h("p", { class: "muted", text: "Invite them to a table (a seat is held for them for a minute), or challenge them: on accepting, you both sit at a new table and bots fill the other seats." }),
+      h("label", { class: "field" }, h("span", { class: "flabel", text: "Ruleset" }), ruleset),
+      h("label", { class: "field" }, h("span", { class: "flabel", text: "Players" }), players),
+      h("label", { class: "field" }, h("span", { class: "flabel", text: "Length (challenge)" }), length)),
+    buttons: [{ text: "Challenge", value: "challenge", class: "btn primary" }, { text: "Invite to a new table", value: "new", class: "btn" },
+      ...tables.map((t) => ({ text: `Invite to ${t.name}`, value: t.id, class: "btn" })), { text: "Cancel", value: null, class: "btn ghost" }],
+  });
+  if (!choice) return;
+  try {
+    if (choice === "challenge") {
+      await api("/api/challenges", { method: "POST", body: { account: p.account, ruleset: ruleset.value, players: Number(players.value), length: length.value } });
+      toast(`Challenge sent to ${p.display_name}: it stays open for a minute.`);
+      return;
+    }
+    let table = choice;
+    if (choice === "new") {
+      const made = await api("/api/tables", { method: "POST", body: { rules: { ruleset: ruleset.value, players: Number(players.value) }, public: false } });
+      if (made.invite) sessionStorage.setItem(`ce.invite.${made.id}`, made.invite);
+      table = made.id;
+    }
+    await api("/api/invitations", { method: "POST", body: { account: p.account, table } });
+    toast(`${p.display_name} is invited: their seat is held for a minute.`);
+    navigate(`#/table/${table}`);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
 const ago = (t) => {
   const days = Math.floor((Date.now() / 1000 - t) / 86400);
   return days < 1 ? "today" : days === 1 ? "yesterday" : `${days} days ago`;
@@ -127,7 +168,7 @@ export function friendsPanel(box) {
         e.target.checked = !e.target.checked;
       }
     } }), ` ${text}`);
-    const friends = d.friends.length ? d.friends.map((p) => personRow(p, button("Remove", () => act(`/api/friends/${p.account}`, "DELETE", `${p.display_name} is no longer your friend.`), "btn small ghost")))
+    const friends = d.friends.length ? d.friends.map((p) => personRow(p, h("button", { class: "btn small primary play-with", type: "button", text: "Play", "aria-label": `Invite or challenge ${p.display_name}`, onclick: () => playWith(p) }), button("Remove", () => act(`/api/friends/${p.account}`, "DELETE", `${p.display_name} is no longer your friend.`), "btn small ghost")))
       : [h("li", { class: "muted", text: "No friends yet: add one by name, or click a player's name at a table." })];
     box.replaceChildren(...[
       h("h2", { text: "Friends" }),

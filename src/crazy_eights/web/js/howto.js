@@ -251,13 +251,18 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
   return art;
 }
 
-/** The player's guide to friends, presence, blocking and reactions: one paragraph each. */
+/** The player's guide to friends, invitations and challenges, notices, presence,
+ * blocking and reactions: one paragraph each. */
 export const FRIENDS_HELP = [
   ["Adding a friend", "Click a player's name at a table, in the lobby, in a replay or on a profile and choose Add friend, or type their account name under Friends in the lobby. They see your request in their friends panel and accept or decline it; you can cancel it until then. If they had already asked you, you are friends at once. A request nobody answers goes away after 30 days. You can have 200 friends and 20 requests waiting at a time."],
   ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
   ["Refusing requests", "Tick Refuse all friend requests under Friends and nobody can send you one; you can still ask others yourself."],
   ["Blocking", "Click a name and choose Block to keep someone away: they can't send you friend requests, their chat is hidden from you (from your next visit to a table), and quick play never seats you with them (you get bots instead). Blocking also ends a friendship. Unblock them under Friends in the lobby."],
   ["Reactions", "At a table, the buttons under the chat send a reaction (thumbs up, well played, oops, hurry up, thanks, wow, sad, laugh). It shows for a few seconds as a bubble on your panel on everyone's screen, with a short sound when sounds are on. You can send 3 in 10 seconds. Settings has Show reactions (off mutes everyone) and Show spectators' reactions (off at first); click a name and choose Mute reactions to mute one person."],
+  ["Inviting a friend", "Press Play beside a friend in the lobby and choose Invite to a new table (or to an open table where you sit), or press Invite a friend while you wait at a table. A seat is held for them for a minute: everyone sees it held and nobody else can take it. They get a notice with Join and Decline on whatever page they are, even at a table, and a count on the menu. If you invite several friends to the last seat, the first to join takes it and the others' invitations go away. An invitation nobody answers ends after a minute and the seat is free again."],
+  ["Challenges", "Press Play beside a friend, pick the ruleset, the number of players and the length, and press Challenge. When they accept you both sit at a new table, bots take the other seats, and both browsers go there. A challenge stays open for a minute."],
+  ["Play again", "At the end of a game, Play again makes the same table again. The other players' seats are held for them for a minute, and the table is not listed in the lobby meanwhile, so no stranger takes them."],
+  ["Notices", "Invitations, challenges and friend requests show at the top right of any page. In Settings you can also be told when a friend comes online (off at first), and get them as browser notifications while the tab is hidden (the browser asks you first). People you blocked can't invite or challenge you."],
   ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
 ];
 
@@ -266,7 +271,7 @@ function friendsHelp() {
   sec.className = "friends-help";
   sec.id = "friends";
   const h3 = document.createElement("h3");
-  h3.textContent = "Friends, presence and reactions";
+  h3.textContent = "Friends, invitations and reactions";
   sec.append(h3);
   for (const [title, text] of FRIENDS_HELP) {
     const h4 = document.createElement("h4");

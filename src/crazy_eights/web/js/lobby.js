@@ -1,10 +1,11 @@
 // The lobby: tables to join, quick play, and the form that makes a table.
-import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
+import { api, botLevels, rulesets } from "./api.js";
 import { channelOf } from "./chatlink.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
 import { friendsPanel } from "./friends.js";
 import { botBadge, levelHelp, levelName, nameWithBadges } from "./people.js";
+import { lobbyFeed } from "./notices.js";
 import { joinQueue, leaveQueue, resumeQueue } from "./queue.js";
 import * as settings from "./settings.js";
 import { busy, h, toast } from "./ui.js";
@@ -22,15 +23,16 @@ export function lobbyPage() {
     }
     list.replaceChildren(...items.map((t) => {
       const taken = t.seats.filter((s) => s.name).length;
+      const held = t.seats.filter((s) => !s.name && s.held_left != null).length;
       const mine = session.account && t.seats.some((s) => s.account === session.account.id);
-      const free = t.status === "open" && taken < t.seats.length;
+      const free = t.status === "open" && taken + held < t.seats.length;
       const seated = t.seats.filter((s) => s.name);
       // a table a chat host plays: "in #cards", watched here, played there
       const where = t.place ? ` \u00b7 in ${channelOf(t.place)}` : "";
       const rating = t.rated ? " \u00b7 rated" : t.place ? " \u00b7 unrated" : " \u00b7 hints, unrated";
       return h("li", { class: "table-item", dataset: { id: t.id, place: t.place || "" } },
         h("div", { class: "table-about" },
-          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated \u00b7 ${t.status}${rating}${where}` })),
+          h("div", {}, h("strong", { text: t.name }), h("span", { class: "muted", text: ` ${RULESET_TITLES[t.ruleset]} \u00b7 ${lengthWords(t.rules)} \u00b7 ${taken}/${t.seats.length} seated${held ? ` \u00b7 ${held} held for invited friends` : ""} \u00b7 ${t.status}${rating}${where}` })),
           h("ul", { class: "seat-names", "aria-label": "Players" }, seated.map((s) => h("li", {}, nameWithBadges(s.name, s))))),
         h("div", { class: "row" },
           mine && !t.place ? h("a", { class: "btn small primary", href: `#/table/${t.id}`, text: "Return" }) : null,
@@ -84,40 +86,22 @@ export function lobbyPage() {
   drawList();
   createForm(formBox);
   resumeQueue(waitBox);
-  let ws = null;
-  let closed = false;
-  const connect = () => {
-    ws = new WebSocket(socketURL("/ws/lobby"));
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
-      if (msg.type === "tables") {
-        tables.clear();
-        for (const t of msg.tables) tables.set(t.id, t);
-      } else if (msg.type === "table") tables.set(msg.table.id, msg.table);
-      else if (msg.type === "removed") tables.delete(msg.id);
-      else if (msg.type === "presence") return friends.presence(msg.presence);
-      else if (msg.type === "friends_changed") return friends.refresh();
-      drawList();
-    };
-    ws.onclose = () => {
-      if (!closed) setTimeout(() => !closed && connect(), 2000);
-    };
-  };
-  connect();
-  // say "active" (ends "away" for friends) when the person does something, once a minute
-  let lastActive = 0;
-  const active = () => {
-    if (Date.now() - lastActive < 60_000 || !ws || ws.readyState !== WebSocket.OPEN) return;
-    lastActive = Date.now();
-    ws.send(JSON.stringify({ type: "active" }));
-  };
-  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, active, { passive: true });
+  // the app's lobby socket (notices.js) brings the tables and the friends' presence
+  const stopFeed = lobbyFeed((msg) => {
+    if (msg.type === "tables") {
+      tables.clear();
+      for (const t of msg.tables) tables.set(t.id, t);
+    } else if (msg.type === "table") tables.set(msg.table.id, msg.table);
+    else if (msg.type === "removed") tables.delete(msg.id);
+    else if (msg.type === "presence") return friends.presence(msg.presence);
+    else if (msg.type === "friends_changed") return friends.refresh();
+    else return;
+    drawList();
+  });
   onLeave(() => {
-    closed = true;
-    for (const kind of ["pointerdown", "keydown"]) document.removeEventListener(kind, active);
+    stopFeed();
     friends.stop();
     leaveQueue();
-    if (ws) closeSocket(ws);
   });
 }
 

@@ -5,6 +5,7 @@ import { linkPage } from "./chatlink.js";
 import { profilePage, settingsPage } from "./account.js";
 import { listenForNames } from "./friends.js";
 import { lobbyPage } from "./lobby.js";
+import { count as countNotices, startNotices } from "./notices.js";
 import { historyPage, howtoPage, leadersPage } from "./records.js";
 import { replayPage } from "./replay.js";
 import { errorBox, leave, navHint, renderNav, session, setAccount, setRouter, show } from "./shell.js";
@@ -22,6 +23,7 @@ async function route() {
   const query = new URLSearchParams(qs || "");
   const parts = path.split("/").filter(Boolean);
   renderNav();
+  countNotices(); // the menu was drawn again: its count of notices too
   try {
     switch (parts[0]) {
       case undefined:
@@ -64,6 +66,9 @@ async function route() {
 
 async function boot() {
   setRouter(route);
+  // one lobby socket for the whole app, opened again for each account: notices reach
+  // every page, a table's included
+  document.addEventListener("account-changed", startNotices);
   try {
     await setAccount(localStorage.getItem("ce.session") ? await currentAccount() : null);
   } catch {

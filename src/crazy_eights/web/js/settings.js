@@ -21,6 +21,8 @@ const DEFAULTS = {
   reactions: true, // show reactions at the table (off: muted for everyone)
   spectatorReactions: false, // show spectators' reactions too
   mutedReactors: [], // accounts whose reactions are not shown
+  notifyOnline: false, // a notice when a friend comes online
+  browserNotices: false, // notices also as browser notifications while the tab is hidden
   tutorialDone: false,
   savedAt: 0, // when these settings were last changed (ms since 1970, the changing browser's clock)
 };

@@ -43,6 +43,7 @@ export function setAccount(acc) {
   if (acc) localStorage.setItem("ce.session", "1");
   else localStorage.removeItem("ce.session");
   renderNav();
+  document.dispatchEvent(new CustomEvent("account-changed"));
   return settings.useAccount(acc);
 }
 
