@@ -30,6 +30,7 @@ from .api import (
     lobby,
     match,
     meta,
+    moderation,
     records,
     table_socket,
 )
@@ -142,6 +143,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         chatlinks.router,
         friends.router,
         blocks.router,
+        moderation.router,
         table_socket.router,
         meta.router,
     ):

@@ -32,11 +32,13 @@ from .botpool import BotPool
 from .bus import MemoryBus
 from .chatnames import ChatNames
 from .directory import MemoryDirectory
+from .ejection import Ejector
 from .fairqueue import PRIORITIES
 from .friends import ASK_BURST, ASK_RATE, Friends
 from .hosted import HostedTables
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
+from .moderation import Moderation
 from .passwords import Passwords
 from .presence import MemoryPresenceStore, Presence, PresenceStore
 from .ratelimit import KeyedBuckets
@@ -44,6 +46,7 @@ from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
 from .rematch import REMATCH_BURST, REMATCH_RATE, FollowUps
 from .replays import Replays
+from .reports import REPORT_BURST, REPORT_RATE, Reports
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
@@ -137,6 +140,11 @@ class Room:
         )
         self.friends.changed.append(self.presence.friends_news)
         self.blocks.changed.append(self.presence.friends_news)
+        self.moderation = Moderation(self.engine, bus=self.lobby.bus)
+        self.ejector = Ejector(self.sockets)
+        self.moderation.on_ban.append(self.ejector.eject)  # on every node, through the bus
+        self.reports = Reports(self.engine)
+        self.report_asks = KeyedBuckets(REPORT_RATE, burst=REPORT_BURST)
         self.table_deps = self._table_deps()
         self.chat_names = ChatNames(self.engine)
         self.hosted = self._hosted()
@@ -190,6 +198,7 @@ class Room:
             max_spectators=settings.max_spectators,
             round_pause=settings.round_pause_seconds,
             follow_ups=self.follow_ups,
+            muted=self.moderation.muted,
         )
 
     def _join_cluster(self, redis_url: str) -> None:
@@ -252,6 +261,7 @@ class Room:
         self.writer.start()
         await self.titles.refresh()
         self.titles.start()
+        await self.moderation.start()
         restored = await self.tables.restore()
         await self.analyses.resume()
         if isinstance(self.matchmaker.store, KeptQueueStore):
@@ -319,6 +329,7 @@ class Room:
         self.draining = True
         await self.matchmaker.stop()
         await self.hosted.stop()
+        await self.moderation.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         # presence finishes telling of the sockets that closed meanwhile, not first: the
         # tables' new owners are waiting for the handover

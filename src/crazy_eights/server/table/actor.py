@@ -119,6 +119,8 @@ class TableDeps:
     """The rulesets whose Master Card Archon title an account holds (``archon.Titles``)."""
     follow_ups: rematch.FollowUps | None = None
     """Makes or finds a finished table's rematch ("Play again"); None: no rematches."""
+    muted: Callable[[int], str | None] = lambda account: None
+    """Why an account may not chat now (None: it may): a moderator's mute."""
 
 
 class TableActor:
@@ -141,6 +143,7 @@ class TableActor:
             follow_ups=deps.follow_ups,
             away_seconds=deps.away_seconds,
             max_spectators=deps.max_spectators,
+            muted=deps.muted,
         )
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
