@@ -11,6 +11,7 @@ Resolving one goes to the audit log (``moderation.write_audit``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -21,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from . import db
 from .auth import Account
 from .errors import ApiError
+from .friends import lock_accounts
 from .moderation import Actor, Person, clean_reason, write_audit
 
 REASONS: dict[str, str] = {
@@ -146,6 +148,9 @@ class Reports:
     def __init__(self, engine: AsyncEngine, *, now: Callable[[], float] = db.now) -> None:
         self.engine = engine
         self.now = now
+        self._lock = asyncio.Lock()
+        """Reports are filed one at a time here (and under the reporter's row lock on
+        PostgreSQL), so reports sent at once cannot pass ``MAX_OPEN``."""
 
     async def file(self, reporter: Account, body: ReportIn) -> ReportOut:
         """File a report (404 unknown person or table, 422 yourself or a bot, 409 the
@@ -154,7 +159,8 @@ class Reports:
             raise ApiError(422, "yourself", "You can't report yourself.")
         text = " ".join(body.text.split())
         r = db.reports
-        async with self.engine.begin() as conn:
+        async with self._lock, self.engine.begin() as conn:
+            await lock_accounts(conn, (reporter.id,))
             people = await _people(conn, {reporter.id, body.account})
             target = people.get(body.account)
             if target is None:
