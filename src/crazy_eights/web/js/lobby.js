@@ -1,5 +1,5 @@
 // The lobby: tables to join, quick play, and the form that makes a table.
-import { api, botLevels, closeSocket, rulesets, socketURL } from "./api.js";
+import { api, botLevels, closeSocket, closedForBan, rulesets, socketURL } from "./api.js";
 import { channelOf } from "./chatlink.js";
 import { RULESET_BLURB, RULESET_TITLES, SETTING_LABELS, SETTING_TEXT, valueLabel } from "./howto.js";
 import { aboutMinutes, defaultLength, lengthChoices, lengthRules, lengthWords, QUICK_LENGTHS } from "./lengths.js";
@@ -99,7 +99,8 @@ export function lobbyPage() {
       else if (msg.type === "friends_changed") return friends.refresh();
       drawList();
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      if (closedForBan(e)) return;
       if (!closed) setTimeout(() => !closed && connect(), 2000);
     };
   };
