@@ -251,13 +251,14 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
   return art;
 }
 
-/** The player's guide to friends, presence, blocking and reactions: one paragraph each. */
+/** The player's guide to friends, presence, blocking, reactions and reporting: one paragraph each. */
 export const FRIENDS_HELP = [
   ["Adding a friend", "Click a player's name at a table, in the lobby, in a replay or on a profile and choose Add friend, or type their account name under Friends in the lobby. They see your request in their friends panel and accept or decline it; you can cancel it until then. If they had already asked you, you are friends at once. A request nobody answers goes away after 30 days. You can have 200 friends and 20 requests waiting at a time."],
   ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
   ["Refusing requests", "Tick Refuse all friend requests under Friends and nobody can send you one; you can still ask others yourself."],
   ["Blocking", "Click a name and choose Block to keep someone away: they can't send you friend requests, their chat is hidden from you (from your next visit to a table), and quick play never seats you with them (you get bots instead). Blocking also ends a friendship. Unblock them under Friends in the lobby."],
   ["Reactions", "At a table, the buttons under the chat send a reaction (thumbs up, well played, oops, hurry up, thanks, wow, sad, laugh). It shows for a few seconds as a bubble on your panel on everyone's screen, with a short sound when sounds are on. You can send 3 in 10 seconds. Settings has Show reactions (off mutes everyone) and Show spectators' reactions (off at first); click a name and choose Mute reactions to mute one person."],
+  ["Reporting", "If someone is abusive in the chat, cheats or colludes, stalls on purpose or has an offensive name, click their name and choose Report: pick the reason, add a few words if you like, and send it. Reported from a table, the table, its recent chat and its replay go with it, so you don't need to copy anything. A moderator reads every report and may mute the person's chat for a while or ban them; you can also Block them at once. Guests may report too; please don't report someone just for winning."],
   ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
 ];
 
@@ -266,7 +267,7 @@ function friendsHelp() {
   sec.className = "friends-help";
   sec.id = "friends";
   const h3 = document.createElement("h3");
-  h3.textContent = "Friends, presence and reactions";
+  h3.textContent = "Friends, presence, reactions and reporting";
   sec.append(h3);
   for (const [title, text] of FRIENDS_HELP) {
     const h4 = document.createElement("h4");
