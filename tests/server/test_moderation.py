@@ -17,7 +17,7 @@ from crazy_eights.server.auth import COOKIE
 from crazy_eights.server.ejection import BANNED
 from crazy_eights.server.moderation import Actor, Moderation
 
-from .conftest import as_, guest, make_table, until
+from .conftest import as_, eventually, guest, make_table, until
 from .test_friends import register
 
 OPERATOR = Actor("operator (test)")
@@ -222,6 +222,21 @@ def test_a_ban_closes_sockets_ends_sessions_and_refuses_sign_in(client: TestClie
     login = client.post("/api/auth/login", json={"name": "bob", "password": "password-1"})
     assert login.status_code == 200
     client.cookies.clear()
+
+
+def test_a_ban_takes_the_person_out_of_the_queue(client: TestClient) -> None:
+    _, ada = register(client, "ada")
+    bob_id, bob = register(client, "bob")
+    mod = make_moderator(client)
+    store = client.app.state.room.matchmaker.store  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws/lobby", headers=as_(ada)) as lobby:
+        lobby.receive_json()  # someone else is online: bob waits for the window
+        joined = client.post("/api/match", json={}, headers=as_(bob))
+        assert joined.status_code in (200, 201) and joined.json()["table"] is None, joined.text
+        assert call(client, store.of, bob_id) is not None
+        body = {"account": bob_id, "days": 1, "reason": "queue abuse"}
+        assert client.post("/api/moderation/bans", json=body, headers=as_(mod)).status_code == 201
+        eventually(lambda: call(client, store.of, bob_id) is None, "the ticket taken out")
 
 
 def test_moderators_cant_sanction_themselves_each_other_or_bots(client: TestClient) -> None:

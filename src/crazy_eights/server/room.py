@@ -31,8 +31,10 @@ from .blocks import Blocks
 from .botpool import BotPool
 from .bus import MemoryBus
 from .chatnames import ChatNames
+from .connection import spawn
 from .directory import MemoryDirectory
 from .ejection import Ejector
+from .errors import ApiError
 from .fairqueue import PRIORITIES
 from .friends import ASK_BURST, ASK_RATE, Friends
 from .hosted import HostedTables
@@ -143,11 +145,22 @@ class Room:
         self.moderation = Moderation(self.engine, bus=self.lobby.bus)
         self.ejector = Ejector(self.sockets)
         self.moderation.on_ban.append(self.ejector.eject)  # on every node, through the bus
+        self.moderation.on_ban.append(self._out_of_the_queue)
         self.reports = Reports(self.engine)
         self.report_asks = KeyedBuckets(REPORT_RATE, burst=REPORT_BURST)
         self.table_deps = self._table_deps()
         self.chat_names = ChatNames(self.engine)
         self.hosted = self._hosted()
+
+    def _out_of_the_queue(self, account: int, _words: str) -> None:
+        """A banned person's quick play ticket is taken out of the queue (every node
+        tries; the queue's take is atomic, the others find it gone)."""
+
+        async def cancel() -> None:
+            with contextlib.suppress(ApiError):
+                await self.matchmaker.cancel(account)
+
+        spawn(cancel())
 
     def _hosted(self) -> HostedTables:
         """The tables chat hosts play on this database: listed, followed for sockets,
