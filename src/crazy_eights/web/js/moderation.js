@@ -11,9 +11,10 @@ import { h, modal, toast } from "./ui.js";
 export const REASONS = [["abuse", "Abusive chat"], ["cheating", "Cheating or colluding"], ["stalling", "Stalling"], ["name", "Offensive name"], ["other", "Other"]];
 const MAX_TEXT = 1000;
 
-/** The table the page shows, if any: a report from a name there attaches it. */
+/** The table the page shows (playing, watching or its replay), if any: a report from a
+ * name there attaches it. */
 function tableShown() {
-  const m = /^#\/table\/([\w-]+)/.exec(location.hash);
+  const m = /^#\/(?:table|replay)\/([\w-]+)/.exec(location.hash);
   return m ? m[1] : null;
 }
 
