@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from crazy_eights.server.auth import COOKIE
 from crazy_eights.server.ejection import BANNED
-from crazy_eights.server.moderation import Actor, Moderation
+from crazy_eights.server.moderation import Actor, Moderation, ban_words
 
 from .conftest import as_, eventually, guest, make_table, until
 from .test_friends import register
@@ -270,3 +270,13 @@ def test_roles_say_who_moderates(client: TestClient) -> None:
     mod = make_moderator(client)
     assert client.get("/api/me/roles", headers=as_(ada)).json() == {"roles": []}
     assert client.get("/api/me/roles", headers=as_(mod)).json() == {"roles": ["moderator"]}
+
+
+def test_ban_words_fit_a_close_reason() -> None:
+    long = ban_words(0.0, "é" * 200)
+    assert len(long.encode()) <= 123 and long.startswith(
+        "You are banned until 1970-01-01 00:00 UTC"
+    )
+    assert long.endswith("...")
+    assert ban_words(0.0, "é" * 200, whole=True).endswith("é")  # sign-in says it all
+    assert ban_words(0.0, "short") == "You are banned until 1970-01-01 00:00 UTC: short"

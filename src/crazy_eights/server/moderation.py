@@ -106,12 +106,12 @@ def until_text(at: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))
 
 
-def ban_words(until: float, reason: str) -> str:
+def ban_words(until: float, reason: str, *, whole: bool = False) -> str:
     """What a banned person is told (sign-in refused, sockets closed), cut to fit a
-    WebSocket close reason."""
+    WebSocket close reason unless ``whole``."""
     words = f"You are banned until {until_text(until)}: {reason}"
     raw = words.encode()
-    if len(raw) <= CLOSE_REASON_BYTES:
+    if whole or len(raw) <= CLOSE_REASON_BYTES:
         return words
     return raw[: CLOSE_REASON_BYTES - 3].decode(errors="ignore") + "..."
 

@@ -61,7 +61,7 @@ async def login(body: Login, request: Request, response: Response, room: RoomDep
         raise ApiError(401, "bad_credentials", "Wrong name or password.")
     ban = await room.moderation.ban_of(row.id)
     if ban is not None:  # told only to whoever knows the password
-        raise ApiError(403, "banned", ban_words(ban.until, ban.reason))
+        raise ApiError(403, "banned", ban_words(ban.until, ban.reason, whole=True))
     room.throttles.login_succeeded(key, address)
     room.accounts.set_cookie(response, await room.accounts.new_session(row.id))
     return account_from_row(row)
