@@ -6,6 +6,7 @@ nothing (on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import Any
 
@@ -280,3 +281,28 @@ def test_ban_words_fit_a_close_reason() -> None:
     assert long.endswith("...")
     assert ban_words(0.0, "é" * 200, whole=True).endswith("é")  # sign-in says it all
     assert ban_words(0.0, "short") == "You are banned until 1970-01-01 00:00 UTC: short"
+
+
+def test_a_mute_and_a_ban_end_by_themselves(client: TestClient) -> None:
+    _, ada = register(client, "ada")
+    bob_id, _ = register(client, "bob")
+    mod = make_moderator(client)
+    table = make_table(client, ada)
+    for kind, body in (("mutes", {"minutes": 30}), ("bans", {"days": 1})):
+        made = client.post(
+            f"/api/moderation/{kind}",
+            json={"account": bob_id, "reason": "a while", **body},
+            headers=as_(mod),
+        )
+        assert made.status_code == 201, made.text
+    service = moderation(client)
+    service.now = lambda: time.time() + 2 * 86400  # two days on
+    assert client.get("/api/moderation/sanctions", headers=as_(mod)).json() == []
+    login = client.post("/api/auth/login", json={"name": "bob", "password": "password-1"})
+    assert login.status_code == 200, login.text
+    token = login.cookies[COOKIE]
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)) as ws:
+        until(ws, "welcome")
+        ws.send_json({"type": "chat", "text": "back again"})
+        assert until(ws, "chat")["text"] == "back again"
