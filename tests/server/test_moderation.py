@@ -11,9 +11,11 @@ from functools import partial
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from crazy_eights.server import db
 from crazy_eights.server.auth import COOKIE
 from crazy_eights.server.ejection import BANNED
 from crazy_eights.server.moderation import Actor, Moderation, ban_words
@@ -43,6 +45,21 @@ def make_moderator(client: TestClient, name: str = "mod") -> str:
     return token
 
 
+def stored_chat(client: TestClient, table_id: str) -> int:
+    """How many chat lines of the table are in the database (the writer commits them
+    a moment after they are told)."""
+    engine = client.app.state.room.engine  # type: ignore[attr-defined]
+
+    async def count() -> int:
+        query = (
+            sa.select(sa.func.count()).select_from(db.chat).where(db.chat.c.table_id == table_id)
+        )
+        async with engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    return int(call(client, count))
+
+
 def closed(ws: Any) -> tuple[int, str]:
     """Read a socket until the server closes it: (code, reason)."""
     for _ in range(500):
@@ -62,6 +79,7 @@ def test_a_report_carries_the_table_and_its_chat(client: TestClient) -> None:
         until(ws, "welcome")
         ws.send_json({"type": "chat", "text": "you play like a potato"})
         until(ws, "chat")
+    eventually(lambda: stored_chat(client, table["id"]) == 1, "the chat line stored")
     body = {"account": bob_id, "reason": "abuse", "text": " rude \n in chat ", "table": table["id"]}
     filed = client.post("/api/reports", json=body, headers=as_(ada))
     assert filed.status_code == 201, filed.text
