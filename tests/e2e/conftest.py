@@ -50,9 +50,21 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the card room's SQLite file and log."""
+    return tmp_path_factory.mktemp("cardroom")
+
+
+@pytest.fixture(scope="session")
+def server_db(server: str, server_folder: Path) -> str:
+    """The card room's database (for the command line: ``admin --db``)."""
+    return str(server_folder / "e2e.db")
+
+
+@pytest.fixture(scope="session")
+def server(server_folder: Path) -> Iterator[str]:
     """The card room's base URL; the server is stopped after the session."""
-    folder = tmp_path_factory.mktemp("cardroom")
+    folder = server_folder
     port = _free_port()
     env = dict(os.environ)
     env.update(

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from crazy_eights.cli import app
 from crazy_eights.server import ServerSettings, create_app
 
 from .conftest import as_, make_table, until
@@ -136,3 +138,29 @@ def test_copying_into_a_room_that_has_accounts_is_refused(
     again = copy(source, postgres_url)
     assert again.returncode == 2
     assert "already has accounts" in again.stderr
+
+
+def test_moderation_moves_with_the_room(tmp_path: Path, postgres_url: str) -> None:
+    """Moderators, bans, reports and the audit log are copied, and their ids go on."""
+    source = str(tmp_path / "room.db")
+    with TestClient(create_app(settings(source))) as client:
+        for name in ("mia", "max"):
+            made = client.post("/api/auth/register", json={"name": name, "password": "s3cret-pass"})
+            assert made.status_code == 201, made.text
+        client.cookies.clear()
+    runner = CliRunner()
+    for args in (["grant", "mia", "moderator"], ["ban", "max", "--days", "3", "--reason", "x"]):
+        done = runner.invoke(app, ["admin", *args, "--db", source])
+        assert done.exit_code == 0, done.output
+    assert copy(source, postgres_url).returncode == 0
+    with TestClient(create_app(settings(postgres_url))) as client:
+        refused = client.post("/api/auth/login", json={"name": "max", "password": "s3cret-pass"})
+        assert refused.status_code == 403 and refused.json()["error"] == "banned"
+        login = client.post("/api/auth/login", json={"name": "mia", "password": "s3cret-pass"})
+        token = login.cookies["ce_session"]
+        client.cookies.clear()
+        assert client.get("/api/me/roles", headers=as_(token)).json() == {"roles": ["moderator"]}
+        lift = client.post("/api/moderation/bans/2/lift", json={}, headers=as_(token))
+        assert lift.status_code == 204  # a new audit line: its id follows the copied ones
+        audit = client.get("/api/moderation/audit", headers=as_(token)).json()
+        assert [(e["id"], e["action"]) for e in audit] == [(3, "unban"), (2, "ban"), (1, "grant")]

@@ -31,6 +31,7 @@ from .api import (
     lobby,
     match,
     meta,
+    moderation,
     records,
     table_socket,
 )
@@ -144,6 +145,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         friends.router,
         blocks.router,
         invitations.router,
+        moderation.router,
         table_socket.router,
         meta.router,
     ):

@@ -220,11 +220,14 @@ def copy(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``db`` to a Typer app (``crazy_eights.cli`` does)."""
+    """Add ``serve``, ``db`` and ``admin`` to a Typer app (``crazy_eights.cli`` does)."""
     app.command("serve")(serve)
     database = typer.Typer(help="The card room's database.", no_args_is_help=True)
     database.command("copy")(copy)
     app.add_typer(database, name="db")
+    from .admin import app as admin
+
+    app.add_typer(admin, name="admin")
 
 
 def main() -> None:

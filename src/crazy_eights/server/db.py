@@ -277,6 +277,62 @@ invitations = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),
 )
 
+# moderation (moderation.py, reports.py): roles such as moderator, mutes and bans with
+# their end, reports with what was attached, and the audit log of every action
+account_roles = sa.Table(
+    "account_roles",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("role", sa.String(16), primary_key=True),
+    sa.Column("granted_at", sa.Float, nullable=False),
+    sa.Column("granted_by", sa.String(64), nullable=False),
+)
+
+sanctions = sa.Table(
+    "sanctions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # mute | ban
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("until", sa.Float, nullable=False, index=True),
+    sa.Column("by_name", sa.String(64), nullable=False),
+    sa.Column("lifted_at", sa.Float, nullable=True),
+    sa.Column("lifted_by", sa.String(64), nullable=True),
+)
+
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("reason", sa.String(16), nullable=False),
+    sa.Column("text", sa.String(1000), nullable=False),
+    sa.Column("table_id", sa.String(24), nullable=True),
+    sa.Column("context", sa.JSON, nullable=False),  # the table and its chat lines, as filed
+    sa.Column("status", sa.String(12), nullable=False, index=True),  # open | resolved
+    sa.Column("resolved_at", sa.Float, nullable=True),
+    sa.Column("resolved_by", sa.String(64), nullable=True),
+    sa.Column("resolution", sa.String(500), nullable=True),
+)
+
+moderation_audit = sa.Table(
+    "moderation_audit",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("actor_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("actor_name", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("target_name", sa.String(64), nullable=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("detail", sa.String(200), nullable=False),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

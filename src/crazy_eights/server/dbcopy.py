@@ -6,9 +6,9 @@ hashes), their settings, sessions that have not expired (nobody is signed out), 
 and ratings, the accounts chat nicks play as, friends, pending friend requests, blocks
 and each account's social settings, and every table with its seats, moves and
 chat (a table is its rules, seed and moves, so an unfinished one goes on where it
-stopped when the new room starts). The
-target is migrated to the newest schema first and must hold no accounts yet; the source
-should not be in use while it is copied.
+stopped when the new room starts), and moderation (moderators, mutes and bans, reports,
+the audit log). The target is migrated to the newest schema first and must hold no
+accounts yet; the source should not be in use while it is copied.
 """
 
 from __future__ import annotations
@@ -38,8 +38,18 @@ ORDER = (
     db.seats,
     db.moves,
     db.chat,
+    db.account_roles,
+    db.sanctions,
+    db.reports,
+    db.moderation_audit,
 )
-SEQUENCES = {db.accounts: "id", db.chat: "id"}
+SEQUENCES = {
+    db.accounts: "id",
+    db.chat: "id",
+    db.sanctions: "id",
+    db.reports: "id",
+    db.moderation_audit: "id",
+}
 
 
 class CopyError(Exception):

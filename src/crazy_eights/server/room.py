@@ -31,13 +31,17 @@ from .blocks import Blocks
 from .botpool import BotPool
 from .bus import MemoryBus
 from .chatnames import ChatNames
+from .connection import spawn
 from .directory import MemoryDirectory
+from .ejection import Ejector
+from .errors import ApiError
 from .fairqueue import PRIORITIES
 from .friends import ASK_BURST, ASK_RATE, Friends
 from .hosted import HOSTED_LISTER, LISTER_TTL, HostedTables
 from .invitations import INVITE_BURST, INVITE_RATE, Invitations
 from .lobby import Lobby
 from .matchmaking import Matchmaker, QueueStore
+from .moderation import Moderation
 from .passwords import Passwords
 from .presence import MemoryPresenceStore, Presence, PresenceStore
 from .ratelimit import KeyedBuckets
@@ -45,6 +49,7 @@ from .records.finish import FinishSubscribers
 from .records.tables import SqlTableStore
 from .rematch import REMATCH_BURST, REMATCH_RATE, FollowUps
 from .replays import Replays
+from .reports import REPORT_BURST, REPORT_RATE, Reports
 from .settings import ServerSettings
 from .table.actor import TableActor, TableDeps
 from .table.fanout import Audit, Fanout, LocalFanout, LocalSockets
@@ -147,9 +152,25 @@ class Room:
             hold_seconds=settings.hold_seconds,
         )
         self.invite_asks = KeyedBuckets(INVITE_RATE, burst=INVITE_BURST)
+        self.moderation = Moderation(self.engine, bus=self.lobby.bus)
+        self.ejector = Ejector(self.sockets)
+        self.moderation.on_ban.append(self.ejector.eject)  # on every node, through the bus
+        self.moderation.on_ban.append(self._out_of_the_queue)
+        self.reports = Reports(self.engine)
+        self.report_asks = KeyedBuckets(REPORT_RATE, burst=REPORT_BURST)
         self.table_deps = self._table_deps()
         self.chat_names = ChatNames(self.engine)
         self.hosted = self._hosted()
+
+    def _out_of_the_queue(self, account: int, _words: str) -> None:
+        """A banned person's quick play ticket is taken out of the queue (every node
+        tries; the queue's take is atomic, the others find it gone)."""
+
+        async def cancel() -> None:
+            with contextlib.suppress(ApiError):
+                await self.matchmaker.cancel(account)
+
+        spawn(cancel())
 
     def _hosted(self) -> HostedTables:
         """The tables chat hosts play on this database: listed, followed for sockets,
@@ -205,6 +226,7 @@ class Room:
             round_pause=settings.round_pause_seconds,
             follow_ups=self.follow_ups,
             released=lambda actor, accounts: self.invitations.released(actor.id, accounts),
+            muted=self.moderation.muted,
         )
 
     def _join_cluster(self, redis_url: str) -> None:
@@ -267,6 +289,7 @@ class Room:
         self.writer.start()
         await self.titles.refresh()
         self.titles.start()
+        await self.moderation.start()
         restored = await self.tables.restore()
         await self.analyses.resume()
         if isinstance(self.matchmaker.store, KeptQueueStore):
@@ -334,6 +357,7 @@ class Room:
         self.draining = True
         await self.matchmaker.stop()
         await self.hosted.stop()
+        await self.moderation.stop()
         log.info("closing: handing over or stopping %d tables", len(self.tables.live))
         # presence finishes telling of the sockets that closed meanwhile, not first: the
         # tables' new owners are waiting for the handover

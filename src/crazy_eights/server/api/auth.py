@@ -21,6 +21,7 @@ from ..auth import (
     token_hash,
 )
 from ..errors import ApiError
+from ..moderation import ban_words
 from ..throttle import client_key
 from .deps import CurrentAccount, OptionalAccount, RoomDep
 
@@ -49,7 +50,8 @@ async def register(
 @router.post("/api/auth/login")
 async def login(body: Login, request: Request, response: Response, room: RoomDep) -> Account:
     """Sign in. Failures are throttled per (name, address) and per address (429), so
-    nobody can lock an owner out from elsewhere."""
+    nobody can lock an owner out from elsewhere. A banned account is refused (403
+    ``banned``, saying until when and why)."""
     key, address = names.name_key(body.name), client_key(request)
     room.throttles.check_login(key, address)
     row = await room.accounts.find(body.name)
@@ -57,6 +59,9 @@ async def login(body: Login, request: Request, response: Response, room: RoomDep
     if not await room.passwords.verify(stored, body.password):
         room.throttles.login_failed(key, address)
         raise ApiError(401, "bad_credentials", "Wrong name or password.")
+    ban = await room.moderation.ban_of(row.id)
+    if ban is not None:  # told only to whoever knows the password
+        raise ApiError(403, "banned", ban_words(ban.until, ban.reason, whole=True))
     room.throttles.login_succeeded(key, address)
     room.accounts.set_cookie(response, await room.accounts.new_session(row.id))
     return account_from_row(row)

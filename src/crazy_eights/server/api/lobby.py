@@ -16,6 +16,8 @@ from crazy_eights.engine import RULESETS, Rules
 
 from ..auth import COOKIE, Account
 from ..botpool import BOT_LEVELS
+from ..connection import close_quietly, spawn
+from ..ejection import BANNED
 from ..errors import ApiError
 from ..hosted import refuse_seats
 from ..lengths import Length, length_settings
@@ -243,6 +245,17 @@ async def lobby_socket(ws: WebSocket) -> None:
         await ws.close(4029, "too many connections: wait a moment")
         return
     account = await room.accounts.from_token(ws.cookies.get(COOKIE))
+    account_id = account.id if account else None
+    banned = room.moderation.banned(account_id) if account_id is not None else None
+    if banned is not None:
+        await ws.close(BANNED, banned)
+        return
+    with room.ejector.held(account_id, lambda code, why: spawn(close_quietly(ws, code, why))):
+        await _lobby_member(ws, room, account)
+
+
+async def _lobby_member(ws: WebSocket, room: RoomDep, account: Account | None) -> None:
+    """Serve a lobby socket while its person counts as online (and present)."""
     account_id = account.id if account else None
     async with (
         room.matchmaker.online(account_id),

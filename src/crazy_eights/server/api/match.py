@@ -16,6 +16,8 @@ from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 
 from ..auth import COOKIE
+from ..connection import close_quietly, spawn
+from ..ejection import BANNED
 from ..errors import ApiError
 from ..lengths import Length, length_settings
 from ..lobby import check_table_limit, make_rules
@@ -125,22 +127,32 @@ async def match_socket(ws: WebSocket) -> None:
     if not room.socket_opens.take(opener(ws, account.id)):
         await ws.close(4029, "too many connections: wait a moment")
         return
+    banned = room.moderation.banned(account.id)
+    if banned is not None:
+        await ws.close(BANNED, banned)
+        return
+    with room.ejector.held(account.id, lambda code, why: spawn(close_quietly(ws, code, why))):
+        await _waiting(ws, room, account.id)
+
+
+async def _waiting(ws: WebSocket, room: RoomDep, account_id: int) -> None:
+    """Serve the socket of a person who may be waiting in the queue."""
     mm = room.matchmaker
-    ticket = await mm.store.of(account.id)
+    ticket = await mm.store.of(account_id)
     if ticket is None:
-        await _finish(ws, mm, account.id)
+        await _finish(ws, mm, account_id)
         return
     updates = mm.bus.subscribe(ticket.key.topic)
-    if await mm.store.of(account.id) != ticket:  # matched or cancelled meanwhile
+    if await mm.store.of(account_id) != ticket:  # matched or cancelled meanwhile
         await updates.aclose()  # type: ignore[attr-defined]
-        await _finish(ws, mm, account.id)
+        await _finish(ws, mm, account_id)
         return
-    await mm.socket_opened(account.id)
+    await mm.socket_opened(account_id)
     reader = asyncio.create_task(answer_pings(ws))
     try:
-        async with mm.online(account.id), room.presence.connected(account.id, Where("queue")):
+        async with mm.online(account_id), room.presence.connected(account_id, Where("queue")):
             await ws.send_text((await mm.state(ticket.key)).model_dump_json())
-            await _forward(ws, mm, updates, account.id, reader)
+            await _forward(ws, mm, updates, account_id, reader)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

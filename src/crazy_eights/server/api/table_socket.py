@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..auth import COOKIE, token_hash
 from ..connection import Conn
+from ..ejection import BANNED
 from ..errors import ApiError
 from ..metrics import ERRORS
 from ..presence import Presence, Where
@@ -47,6 +48,10 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         await ws.close(4029, "too many connections: wait a moment")
         return
     await ws.accept()
+    banned = room.moderation.banned(account.id) if account else None
+    if banned is not None:
+        await ws.close(BANNED, banned)
+        return
     try:
         table = await room.tables.handle(table_id) or await room.hosted.handle(table_id)
     except ApiError as exc:  # the table is changing hands: the browser retries

@@ -125,6 +125,8 @@ class TableDeps:
     """Makes or finds a finished table's rematch ("Play again"); None: no rematches."""
     released: Callable[[TableActor, list[int]], None] = lambda actor, accounts: None
     """Told when seats held here for these people are no longer (``holds``)."""
+    muted: Callable[[int], str | None] = lambda account: None
+    """Why an account may not chat now (None: it may): a moderator's mute."""
 
 
 class TableActor:
@@ -148,6 +150,7 @@ class TableActor:
             follow_ups=deps.follow_ups,
             away_seconds=deps.away_seconds,
             max_spectators=deps.max_spectators,
+            muted=deps.muted,
         )
         self._queue: asyncio.Queue[tuple[Op | _Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None

@@ -53,6 +53,8 @@ class TableContext:
     """Seconds a player who dropped out of a running game is waited for."""
     max_spectators: int
     """Watchers the table lets in (its players always get in)."""
+    muted: Callable[[int], str | None] = lambda account: None
+    """Why an account may not chat now (None: it may): a moderator's mute."""
 
     async def set_status(self, status: Status, **times: float) -> None:
         """Change the table's status, here and in the store."""

@@ -37,13 +37,17 @@ def call(ctx: TableContext, member: Member) -> None:
 
 
 async def on_say(ctx: TableContext, op: Say) -> None:
-    """A chat line: tidied, rate-limited, kept, told to everyone; a call arms the seat."""
+    """A chat line: refused while the speaker is muted; tidied, rate-limited, kept,
+    told to everyone; a call arms the seat."""
     table = ctx.table
     member = table.members.get(op.member_id)
     if member is None:
         return
     if member.account_id is None:
         return ctx.out.error(member, "sign_in_to_chat", "sign in or play as a guest to chat")
+    muted = ctx.muted(member.account_id)
+    if muted is not None:
+        return ctx.out.error(member, "muted", muted)
     text = " ".join(op.text.split())[:MAX_CHAT]
     if not text:
         return ctx.out.error(member, "bad_message", "empty chat message")

@@ -74,6 +74,17 @@ export async function currentAccount() {
   return data ? data.account : null;
 }
 
+/** The close code of a banned person's sockets (server/ejection.py). */
+export const BANNED = 4030;
+
+/** A socket closed because its person is banned: tell the page (main.js signs out and
+ * shows why). True when that was the reason: the caller then does not reconnect. */
+export function closedForBan(event) {
+  if (event.code !== BANNED) return false;
+  document.dispatchEvent(new CustomEvent("ce-banned", { detail: event.reason || "You are banned." }));
+  return true;
+}
+
 export function socketURL(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}${path}`;

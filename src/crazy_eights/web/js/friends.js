@@ -6,16 +6,17 @@
 import { api } from "./api.js";
 import { RULESET_TITLES } from "./howto.js";
 import { myOpenTables } from "./notices.js";
+import { reportPerson } from "./moderation.js";
 import * as settings from "./settings.js";
 import { toggleMute } from "./table/reactions.js";
 import { navigate, RULESETS, session } from "./shell.js";
 import { avatarSVG, h, modal, toast } from "./ui.js";
 
 /** The attributes that make a shown name open the person's dialog: Add friend (not for
- * guests) and Block (none for bots and yourself). */
+ * guests), Block and Report (none for bots and yourself). */
 export function personAttrs(account, name, { bot = null, guest = false } = {}) {
   if (!account || bot || (session.account && session.account.id === account)) return {};
-  return { "data-person": String(account), "data-person-name": name, "data-person-guest": guest ? "1" : null, role: "button", tabindex: "0", title: guest ? `${name}: block` : `${name}: add as a friend or block` };
+  return { "data-person": String(account), "data-person-name": name, "data-person-guest": guest ? "1" : null, role: "button", tabindex: "0", title: guest ? `${name}: block or report` : `${name}: add as a friend, block or report` };
 }
 
 /** Send a friend request; says what happened in a toast. */
@@ -55,11 +56,12 @@ async function openPerson(el) {
     body: h("p", { class: "muted", text: words }),
     buttons: [meGuest || themGuest ? null : { text: "Add friend", value: "add", class: "btn primary" },
       { text: (settings.get().mutedReactors || []).includes(account) ? "Show reactions" : "Mute reactions", value: "mute", class: "btn" },
-      { text: "Block", value: "block", class: "btn danger" }, { text: "Close", value: null, class: "btn ghost" }],
+      { text: "Block", value: "block", class: "btn danger" }, { text: "Report", value: "report", class: "btn" }, { text: "Close", value: null, class: "btn ghost" }],
   });
   if (choice === "add") await askFriend({ account }, name);
   else if (choice === "mute") toast(toggleMute(account) ? `${name}'s reactions are muted.` : `${name}'s reactions are shown again.`);
   else if (choice === "block") await blockPerson(account, name);
+  else if (choice === "report") await reportPerson(account, name);
 }
 
 /** Listen once, on the document, for clicks (and Enter) on befriendable names. */

@@ -252,7 +252,7 @@ export function howToPlay(ruleset, settingsInfo, rules = null) {
 }
 
 /** The player's guide to friends, invitations and challenges, notices, presence,
- * blocking and reactions: one paragraph each. */
+ * blocking, reactions and reporting: one paragraph each. */
 export const FRIENDS_HELP = [
   ["Adding a friend", "Click a player's name at a table, in the lobby, in a replay or on a profile and choose Add friend, or type their account name under Friends in the lobby. They see your request in their friends panel and accept or decline it; you can cancel it until then. If they had already asked you, you are friends at once. A request nobody answers goes away after 30 days. You can have 200 friends and 20 requests waiting at a time."],
   ["Guests", "Guests can't have friends: register to add friends. Registering (Profile, then Keep your record) keeps every game you played as a guest."],
@@ -263,6 +263,7 @@ export const FRIENDS_HELP = [
   ["Challenges", "Press Play beside a friend, pick the ruleset, the number of players and the length, and press Challenge. When they accept you both sit at a new table, bots take the other seats, and both browsers go there. A challenge stays open for a minute."],
   ["Play again", "At the end of a game, Play again makes the same table again. The other players' seats are held for them for a minute, and the table is not listed in the lobby meanwhile, so no stranger takes them."],
   ["Notices", "Invitations, challenges and friend requests show at the top right of any page. In Settings you can also be told when a friend comes online (off at first), and get them as browser notifications while the tab is hidden (the browser asks you first). People you blocked can't invite or challenge you."],
+  ["Reporting", "If someone is abusive in the chat, cheats or colludes, stalls on purpose or has an offensive name, click their name and choose Report: pick the reason, add a few words if you like, and send it. Reported from a table, the table, its recent chat and its replay go with it, so you don't need to copy anything. A moderator reads every report and may mute the person's chat for a while or ban them; you can also Block them at once. Guests may report too; please don't report someone just for winning."],
   ["Who is online", "Beside each friend the lobby shows online, playing (with Watch, to look on at a public table), in the queue, away (nothing done for 5 minutes) or offline with when they were last seen. It changes as it happens. Tick Appear offline and your friends see you offline whatever you do."],
 ];
 
@@ -271,7 +272,7 @@ function friendsHelp() {
   sec.className = "friends-help";
   sec.id = "friends";
   const h3 = document.createElement("h3");
-  h3.textContent = "Friends, invitations and reactions";
+  h3.textContent = "Friends, invitations, reactions and reporting";
   sec.append(h3);
   for (const [title, text] of FRIENDS_HELP) {
     const h4 = document.createElement("h4");

@@ -6,6 +6,7 @@ import { profilePage, settingsPage } from "./account.js";
 import { listenForNames } from "./friends.js";
 import { lobbyPage } from "./lobby.js";
 import { count as countNotices, startNotices } from "./notices.js";
+import { listenForBans, moderationPage } from "./moderation.js";
 import { historyPage, howtoPage, leadersPage } from "./records.js";
 import { replayPage } from "./replay.js";
 import { errorBox, leave, navHint, renderNav, session, setAccount, setRouter, show } from "./shell.js";
@@ -56,6 +57,8 @@ async function route() {
         return linkPage(parts[1]);
       case "settings":
         return settingsPage();
+      case "moderation":
+        return moderationPage();
       default:
         show(h("section", { class: "page" }, h("h1", { text: "Not found" }), h("a", { href: "#/", text: "Back to the lobby" })));
     }
@@ -76,6 +79,7 @@ async function boot() {
   }
   window.addEventListener("hashchange", route);
   listenForNames();
+  listenForBans();
   document.getElementById("nav").addEventListener("scroll", navHint, { passive: true });
   window.addEventListener("resize", navHint);
   document.addEventListener("pointerdown", () => sound.unlock(), { once: true });

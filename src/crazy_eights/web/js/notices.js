@@ -5,7 +5,7 @@
 // invitations to a table (Join, Decline) and challenges (Accept, Decline), friend
 // requests, and, when the person chose it, a friend coming online. When the tab is
 // hidden and the person allowed it, a notice is also a browser notification.
-import { api, closeSocket, socketURL } from "./api.js";
+import { api, closeSocket, closedForBan, socketURL } from "./api.js";
 import { RULESET_TITLES } from "./howto.js";
 import * as settings from "./settings.js";
 import { navigate, session } from "./shell.js";
@@ -67,7 +67,8 @@ function connect() {
   const socket = new WebSocket(socketURL("/ws/lobby"));
   ws = socket;
   socket.onmessage = (e) => heard(JSON.parse(e.data));
-  socket.onclose = () => {
+  socket.onclose = (e) => {
+    if (closedForBan(e)) return; // banned: told once (moderation.js), never reopened
     if (!closed && ws === socket) retry = setTimeout(() => !closed && connect(), 2000);
   };
 }

@@ -3,7 +3,7 @@
 //
 // The server decides everything (who meets whom, when the window closes, the bots); this
 // page shows the `queue` messages of /ws/match and follows its `matched` (docs/protocol.md).
-import { api, closeSocket, socketURL } from "./api.js";
+import { api, closeSocket, closedForBan, socketURL } from "./api.js";
 import { RULESET_TITLES } from "./howto.js";
 import { aboutMinutes, QUICK_LENGTHS } from "./lengths.js";
 import { navigate, session } from "./shell.js";
@@ -95,7 +95,8 @@ function waitingPanel(box, ruleset, length, first) {
         current = null;
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      if (closedForBan(e)) return;
       if (!done) setTimeout(() => !done && connect(), 1000);
     };
   };

@@ -1,4 +1,5 @@
 // The app shell that every page shares: who is signed in, navigation, and showing a page.
+import { api } from "./api.js";
 import * as settings from "./settings.js";
 import { avatarSVG, h } from "./ui.js";
 
@@ -6,7 +7,7 @@ export const RULESETS = ["classic", "ultimate", "countdown", "cycles"];
 const main = document.getElementById("main");
 
 /** Who is signed in (null when nobody is). */
-export const session = { account: null };
+export const session = { account: null, roles: [] };
 
 let leaving = null; // the current page's cleanup
 let router = () => {};
@@ -39,6 +40,15 @@ export function navigate(hash) {
 
 export function setAccount(acc) {
   session.account = acc;
+  session.roles = [];
+  if (acc && !acc.guest) { // a moderator's menu has the moderation page
+    api("/api/me/roles").then((r) => {
+      if (session.account === acc) {
+        session.roles = r.roles;
+        renderNav();
+      }
+    }).catch(() => {});
+  }
   // Only ask /api/me when a session may exist: a 401 shows as a console error.
   if (acc) localStorage.setItem("ce.session", "1");
   else localStorage.removeItem("ce.session");
@@ -61,7 +71,8 @@ export function navHint() {
 export function renderNav() {
   const nav = document.getElementById("nav");
   // phones show the short names (all five fit at 360 px); the link keeps the full name
-  nav.replaceChildren(...NAV.map(([href, text, short]) => text === short ? h("a", { href, text }) : h("a", { href, "aria-label": text },
+  const links = session.roles.includes("moderator") ? [...NAV, ["#/moderation", "Moderation", "Mod"]] : NAV;
+  nav.replaceChildren(...links.map(([href, text, short]) => text === short ? h("a", { href, text }) : h("a", { href, "aria-label": text },
     h("span", { class: "long", text }), h("span", { class: "short", "aria-hidden": "true", text: short }))));
   requestAnimationFrame(navHint);
   const me = document.getElementById("me");

@@ -4,6 +4,7 @@ import { cardSVG } from "./cards.js";
 import * as settings from "./settings.js";
 import { busy, h } from "./ui.js";
 import { session, navigate, setAccount, show } from "./shell.js";
+import { bannedNotice } from "./moderation.js";
 
 // What the card room accepts for a name and a password (auth.py), checked before sending
 // so that a mistake is told as a sentence at once.
@@ -56,5 +57,5 @@ export function signInPage() {
   show(h("section", { class: "page signin" },
     h("div", { class: "hero" }, h("div", { class: "hero-cards", html: ["8S", "8H", "8D", "8C"].map((c) => `<span>${cardSVG(c, { face: settings.get().face })}</span>`).join("") }),
       h("h1", { text: "Crazy Eights" }), h("p", { text: "Match the suit or the rank. Eights are wild. Empty your hand first." }), guest),
-    err, h("div", { class: "two-col" }, form("login"), form("register"))));
+    bannedNotice(), err, h("div", { class: "two-col" }, form("login"), form("register"))));
 }

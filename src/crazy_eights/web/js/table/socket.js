@@ -1,7 +1,7 @@
 // The table's WebSocket: it connects, reconnects with a growing pause, pings to notice a
 // connection that went silent, and hands each message, parsed, to its owner. It knows
 // nothing of the game.
-import { socketURL } from "../api.js";
+import { closedForBan, socketURL } from "../api.js";
 import { toast } from "../ui.js";
 
 const HEARTBEAT_MS = 3000; // a ping this often, to notice a server that stopped answering
@@ -48,6 +48,7 @@ export class TableSocket {
     };
     ws.onclose = (e) => {
       if (this.closed) return;
+      if (closedForBan(e)) return this.on.refused(e.reason);
       const refused = REFUSED[e.code];
       if (refused) return this.on.refused(refused(e.reason));
       this.on.lost();
