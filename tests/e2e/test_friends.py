@@ -159,3 +159,45 @@ def test_a_reaction_shows_on_the_other_screen(new_page: Any, console: Any) -> No
         ada.locator(f".reaction-btn[data-reaction='{reaction}']").click()
     ada.locator("#toast").filter(has_text="At most 3 reactions in 10 seconds").wait_for()
     assert console.errors == []
+
+
+def test_met_in_quick_play_befriended_from_the_notice(new_page: Any, console: Any) -> None:
+    """Issue 20's path for strangers: quick play seats A and B together; A asks B from
+    B's name there; B, still at the table, accepts in the notice; A sees B playing."""
+    from .test_matchmaking import press_play, table_id
+
+    ada, bob = new_page(), new_page()
+    ada_name, bob_name = register(ada, "ada"), register(bob, "bob")
+    for page in (ada, bob):  # bob is online: ada's ticket waits for him
+        press_play(page, "classic", "round")
+        page.locator(".queue-panel").wait_for()
+    table = table_id(ada)
+    assert table_id(bob) == table
+    for page in (ada, bob):
+        page.wait_for_selector(".hand .card")
+
+    ada.locator(f".pname[data-person-name='{bob_name}']").click()
+    ada.locator(".modal.person-dialog").get_by_role("button", name="Add friend").click()
+    ada.locator("#toast").filter(has_text=f"Friend request sent to {bob_name}").wait_for()
+
+    notice = bob.locator("#notices .notice").filter(
+        has_text=f"{ada_name} sent you a friend request"
+    )
+    notice.wait_for()
+    assert bob.locator("#notice-count").inner_text() == "1"
+    shot(bob, "friends-request-notice")
+    notice.get_by_role("button", name="Accept").click()
+    bob.locator("#toast").filter(has_text=f"You and {ada_name} are friends now").wait_for()
+    assert bob.url.endswith(f"#/table/{table}")  # answered without leaving the table
+    assert bob.locator("#notice-count").is_hidden()
+
+    ada.goto("/")
+    row = friend_row(ada, bob_name)
+    ada.locator(".friends-panel .friend[data-status='playing']").filter(
+        has_text=bob_name
+    ).wait_for()
+    assert "playing" in row.locator(".friend-status").inner_text()
+    assert row.get_by_role("link", name="Watch").get_attribute("href") == f"#/table/{table}"
+    row.scroll_into_view_if_needed()
+    shot(ada, "friends-met-in-quick-play")
+    assert console.errors == []

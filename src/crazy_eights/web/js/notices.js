@@ -119,7 +119,8 @@ function presence(list) {
 }
 
 /** The friends list changed: names are read again, and the notice of friend requests
- * waiting says how many there are (none: it goes). */
+ * waiting says how many there are (none: it goes). One request is answered in the notice
+ * itself (Accept, Decline), on whatever page; several are seen in the lobby's panel. */
 async function friendsChanged() {
   friendNames = null;
   if (!session.account || session.account.guest) return;
@@ -131,10 +132,26 @@ async function friendsChanged() {
   }
   const shown = open.get("friend-request");
   if (!incoming.length) return drop("friend-request");
-  if (shown && shown.count === incoming.length) return;
-  const text = incoming.length === 1 ? `${incoming[0].display_name} sent you a friend request.` : `You have ${incoming.length} friend requests.`;
-  notice("friend-request", { text, actions: [{ text: "See", primary: true, run: () => navigate("#/") }] });
-  open.get("friend-request").count = incoming.length;
+  const one = incoming.length === 1 ? incoming[0] : null;
+  const who = one ? `a${one.account}` : `n${incoming.length}`;
+  if (shown && shown.who === who) return;
+  const text = one ? `${one.display_name} sent you a friend request.` : `You have ${incoming.length} friend requests.`;
+  const actions = one ? [{ text: "Accept", primary: true, run: () => answerRequest(one, "accept") }, { text: "Decline", run: () => answerRequest(one, "decline") }]
+    : [{ text: "See", primary: true, run: () => navigate("#/") }];
+  notice("friend-request", { text, actions });
+  open.get("friend-request").who = who;
+}
+
+/** Accept or decline a friend request from its notice; the friends panel (if shown)
+ * reads the list again. */
+async function answerRequest(person, how) {
+  try {
+    await api(`/api/friends/requests/${person.account}/${how}`, { method: "POST" });
+    if (how === "accept") toast(`You and ${person.display_name} are friends now.`);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+  document.dispatchEvent(new CustomEvent("friends-changed"));
 }
 
 function lengthWords(rules) {
