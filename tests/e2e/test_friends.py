@@ -201,3 +201,49 @@ def test_met_in_quick_play_befriended_from_the_notice(new_page: Any, console: An
     row.scroll_into_view_if_needed()
     shot(ada, "friends-met-in-quick-play")
     assert console.errors == []
+
+
+def test_a_blocked_friends_invitation_is_refused(new_page: Any, console: Any) -> None:
+    """B blocks A from A's name in the lobby while A has the invite dialog open at her
+    table: A's invitation (from the list read before the block) is refused with a
+    sentence, the block ended the friendship, and B is told nothing."""
+    from .test_invitations import befriend
+
+    ada, bob = new_page(), new_page()
+    ada_name, bob_name = register(ada, "ada"), register(bob, "bob")
+    befriend(ada, bob, bob_name)
+    ada.goto("/")
+    table = create_table(ada, players=3, bots=0)
+    ada.get_by_role("button", name="Invite a friend").click()
+    dialog = ada.locator(".modal.invite-dialog")
+    dialog.get_by_role("button", name=bob_name).wait_for()  # the list as it was
+
+    bob.goto("/")
+    item = bob.locator(f".table-item[data-id='{table}']")
+    item.locator(f"[data-person-name='{ada_name}']").click()
+    bob.locator(".modal.person-dialog").get_by_role("button", name="Block").click()
+    bob.locator("#toast").filter(has_text=f"You blocked {ada_name}").wait_for()
+
+    dialog.get_by_role("button", name=bob_name).click()
+    refused = ada.locator("#toast").filter(
+        has_text=f"{bob_name} can't be invited or challenged by you."
+    )
+    refused.wait_for()
+    shot(ada, "invitation-refused-after-block")
+    ada.get_by_role("button", name="Invite a friend").click()  # the block ended it
+    again = ada.locator(".modal.invite-dialog")
+    again.get_by_text("No friends yet").wait_for()
+    assert again.get_by_role("button", name=bob_name).count() == 0
+    again.get_by_role("button", name="Cancel").click()
+
+    # ada starts the game: bob's lobby hears it after anything the invitation sent him
+    ada.get_by_role("button", name="Start now (bots fill empty seats)").click()
+    ada.wait_for_selector(".hand .card")
+    item.filter(has_text="playing").wait_for()
+    assert "held for invited friends" not in item.inner_text()
+    assert bob.locator("#notices .notice").count() == 0
+    assert bob.locator("#notice-count").is_hidden()
+    mine = bob.evaluate("() => fetch('/api/invitations').then(r => r.json())")
+    assert mine["incoming"] == []
+    # the one refused invitation is the only error the pages logged (Chromium logs a 403)
+    assert len(console.errors) == 1 and "403" in console.errors[0], console.errors
