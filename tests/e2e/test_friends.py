@@ -1,7 +1,9 @@
 """Issue 20: friends at the table, in two browsers. A finds B by clicking B's name on
 B's panel at their table and sends a request; B accepts in the lobby's friends panel;
-A sees B on the list, online, then playing at the table (with Watch). A guest is told
-to register."""
+A sees B on the list, online, then playing at the table (with Watch). Met through quick
+play, B accepts from the notice without leaving the table. A guest is told to register.
+Blocking: the blocked one's requests and invitations are refused with a sentence, and
+the blocker is told nothing."""
 
 from __future__ import annotations
 
