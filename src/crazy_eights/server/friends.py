@@ -21,9 +21,10 @@ import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import db, names
+from . import db
 from .auth import Account
 from .errors import ApiError
+from .records.accounts import account_named
 
 MAX_FRIENDS = 200
 MAX_OUTGOING = 20
@@ -113,16 +114,7 @@ class Friends:
 
     async def find(self, *, name: str | None = None, account: int | None = None) -> Person:
         """The person with this account name (any case) or id (404 ``no_account``)."""
-        query = sa.select(db.accounts)
-        if name is not None:
-            query = query.where(db.accounts.c.name_key == names.name_key(name))
-        else:
-            query = query.where(db.accounts.c.id == account)
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        if row is None:
-            who = f"named {name!r}" if name is not None else f"with account {account}"
-            raise ApiError(404, "no_account", f"There is no player {who}.")
+        row = await account_named(self.engine, name=name, account=account)
         if row.bot_level is not None:
             raise ApiError(
                 422, "not_a_person", f"Bots have no friends, and {row.display_name} is a bot."
@@ -231,7 +223,7 @@ class Friends:
                 raise ApiError(
                     409, "already_friends", f"You are already friends with {target.display_name}."
                 )
-            if await _blocked_either_way(conn, me, them):
+            if await blocked_either_way(conn, me, them):
                 raise _refuses(target)
             if await _pending(conn, them, me):
                 await self._befriend(conn, them, me, target)
@@ -426,7 +418,8 @@ async def _pending(conn: AsyncConnection, from_id: int, to_id: int) -> bool:
     return (await conn.execute(query)).first() is not None
 
 
-async def _blocked_either_way(conn: AsyncConnection, a: int, b: int) -> bool:
+async def blocked_either_way(conn: AsyncConnection, a: int, b: int) -> bool:
+    """Whether either of two accounts blocked the other (nothing may pass between them)."""
     bl = db.blocks
     query = sa.select(bl.c.created_at).where(
         sa.or_(

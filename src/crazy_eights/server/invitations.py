@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from . import db
 from .auth import Account
 from .errors import ApiError
-from .friends import Person
+from .friends import Person, blocked_either_way
 from .lengths import Length, length_settings
 from .lobby import make_rules, player
 from .protocol import TableInfo
@@ -181,7 +181,7 @@ class Invitations:
             raise ApiError(
                 422, "not_a_person", f"{row.display_name} can't be invited: only friends can."
             )
-        if await _blocked_either_way(conn, account.id, target):
+        if await blocked_either_way(conn, account.id, target):
             raise ApiError(
                 403, "blocked", f"{row.display_name} can't be invited or challenged by you."
             )
@@ -285,7 +285,7 @@ class Invitations:
         if out.status != "pending" or out.expires_at <= self.now():
             raise ApiError(409, "stale", "that invitation is no longer open")
         async with self.engine.connect() as conn:
-            if await _blocked_either_way(conn, account.id, out.sender.account):
+            if await blocked_either_way(conn, account.id, out.sender.account):
                 raise ApiError(403, "blocked", "that invitation is no longer open to you")
         return out
 
@@ -427,14 +427,3 @@ def _as_player(person: Person) -> ops.Player:
 
 def _dump(out: Invitation) -> dict[str, Any]:
     return out.model_dump(mode="json", by_alias=True)
-
-
-async def _blocked_either_way(conn: AsyncConnection, a: int, b: int) -> bool:
-    bl = db.blocks
-    query = sa.select(bl.c.created_at).where(
-        sa.or_(
-            sa.and_(bl.c.account_id == a, bl.c.blocked_id == b),
-            sa.and_(bl.c.account_id == b, bl.c.blocked_id == a),
-        )
-    )
-    return (await conn.execute(query)).first() is not None

@@ -30,9 +30,10 @@ import sqlalchemy as sa
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import db, names
+from . import db
 from .bus import Bus
 from .errors import ApiError
+from .records.accounts import account_named
 
 log = logging.getLogger(__name__)
 
@@ -209,16 +210,7 @@ class Moderation:
 
     async def find(self, *, name: str | None = None, account: int | None = None) -> Person:
         """The person with this account name (any case) or id (404 ``no_account``)."""
-        query = sa.select(db.accounts)
-        if name is not None:
-            query = query.where(db.accounts.c.name_key == names.name_key(name))
-        else:
-            query = query.where(db.accounts.c.id == account)
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        if row is None:
-            who = f"named {name!r}" if name is not None else f"with account {account}"
-            raise ApiError(404, "no_account", f"There is no player {who}.")
+        row = await account_named(self.engine, name=name, account=account)
         return _person(row)
 
     async def roles_of(self, account_id: int) -> list[str]:
