@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Literal, TypeVar
 
 import typer
 
@@ -92,6 +92,30 @@ def revoke(name: str, role: str, db: Db = "crazy-eights.db") -> None:
     typer.echo(f"{name} is no longer a {role}.")
 
 
+_DONE = {"ban": "banned", "mute": "muted"}
+
+
+def _sanction(db: str, name: str, kind: Literal["ban", "mute"], seconds: int, reason: str) -> None:
+    """Ban or mute NAME for ``seconds``, and say until when."""
+    from .moderation import until_text
+
+    async def work(mod: Moderation, reports: Reports, actor: Actor) -> Sanction:
+        return await mod.sanction(actor, await mod.find(name=name), kind, seconds, reason)
+
+    made = _run(db, work)
+    typer.echo(f"{name} is {_DONE[kind]} until {until_text(made.until)}.")
+
+
+def _lift(db: str, name: str, kind: Literal["ban", "mute"], reason: str) -> None:
+    """Lift NAME's ban or mute."""
+
+    async def work(mod: Moderation, reports: Reports, actor: Actor) -> None:
+        await mod.lift(actor, await mod.find(name=name), kind, reason)
+
+    _run(db, work)
+    typer.echo(f"{name} is no longer {_DONE[kind]}.")
+
+
 @app.command()
 def ban(
     name: str,
@@ -101,24 +125,13 @@ def ban(
 ) -> None:
     """Ban NAME for some days: their sessions end, sign-in is refused until then, and a
     running room closes their sockets."""
-    from .moderation import until_text
-
-    async def work(mod: Moderation, reports: Reports, actor: Actor) -> Sanction:
-        return await mod.sanction(actor, await mod.find(name=name), "ban", days * 86400, reason)
-
-    made = _run(db, work)
-    typer.echo(f"{name} is banned until {until_text(made.until)}.")
+    _sanction(db, name, "ban", days * 86400, reason)
 
 
 @app.command()
 def unban(name: str, reason: Reason = "", db: Db = "crazy-eights.db") -> None:
     """Lift the ban on NAME."""
-
-    async def work(mod: Moderation, reports: Reports, actor: Actor) -> None:
-        await mod.lift(actor, await mod.find(name=name), "ban", reason)
-
-    _run(db, work)
-    typer.echo(f"{name} is no longer banned.")
+    _lift(db, name, "ban", reason)
 
 
 @app.command()
@@ -129,24 +142,13 @@ def mute(
     db: Db = "crazy-eights.db",
 ) -> None:
     """Mute NAME's chat at tables for some minutes."""
-    from .moderation import until_text
-
-    async def work(mod: Moderation, reports: Reports, actor: Actor) -> Sanction:
-        return await mod.sanction(actor, await mod.find(name=name), "mute", minutes * 60, reason)
-
-    made = _run(db, work)
-    typer.echo(f"{name} is muted until {until_text(made.until)}.")
+    _sanction(db, name, "mute", minutes * 60, reason)
 
 
 @app.command()
 def unmute(name: str, reason: Reason = "", db: Db = "crazy-eights.db") -> None:
     """Lift the mute on NAME."""
-
-    async def work(mod: Moderation, reports: Reports, actor: Actor) -> None:
-        await mod.lift(actor, await mod.find(name=name), "mute", reason)
-
-    _run(db, work)
-    typer.echo(f"{name} is no longer muted.")
+    _lift(db, name, "mute", reason)
 
 
 @app.command()
