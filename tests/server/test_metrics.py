@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from crazy_eights.server import create_app
 
 from ..adversarial.loopback import free_port, start_server
-from .conftest import SettingsFactory, as_, eventually, guest, make_table
+from .conftest import SettingsFactory, as_, eventually, guest, make_table, until
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "monitoring" / "alerts.yml"
@@ -48,7 +48,8 @@ def test_metrics_behind_a_token_tell_the_figures(fast_settings: SettingsFactory)
         table = make_table(client, token, bots=[{"seat": 1, "level": "random"}])
         refused = client.post("/api/tables/nope/sit", json={}, headers=as_(token))
         assert refused.status_code == 404
-        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)):
+        with client.websocket_connect(f"/ws/tables/{table['id']}", headers=as_(token)) as ws:
+            until(ws, "welcome")  # counted from before its welcome (not at its accept)
             assert client.get("/metrics").status_code == 404
             bad = client.get("/metrics", headers={"authorization": "Bearer nope"})
             assert bad.status_code == 404
