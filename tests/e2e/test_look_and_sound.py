@@ -92,7 +92,8 @@ SOUND_STATS = """async () => {
       if (a > 0.02) { if (first < 0) first = i; last = i; }
       if (i && (x[i] >= 0) !== (x[i - 1] >= 0)) zc++;
     }
-    // separate bursts: 5 ms windows above a tenth of the loudest, with silence between
+    // separate bursts: 5 ms windows louder than a quarter of the loudest, a burst ending
+    // only below a tenth (a noise rush dips between the two; silence goes well below)
     const win = 220, level = [];
     for (let i = 0; i < x.length; i += win) {
       let p = 0;
@@ -101,7 +102,9 @@ SOUND_STATS = """async () => {
     }
     const top = Math.max(...level);
     let bursts = 0, on = false;
-    for (const p of level) { if (p > top / 4 && !on) bursts++; on = p > top / 4; }
+    for (const p of level) {
+      if (!on && p > top / 4) { bursts++; on = true; } else if (on && p < top / 10) on = false;
+    }
     out[name] = { seconds: (last - first) / 44100, zcr: zc / ((last - first + 1) / 44100),
                   rms: Math.sqrt(energy / x.length), bursts };
   }
