@@ -100,7 +100,7 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
         if drag:
             drag_to(page, card, page.locator(".discard"))
         else:
-            card.click()
+            tap(card)
     elif page.locator(".stock.can-draw").count():
         if drag:
             drag_to(page, page.locator(".stock"), page.locator(".hand"))
@@ -110,6 +110,30 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
         page.get_by_role("button", name="Pass").click()
     page.wait_for_function(MOVED, arg=version)
     pick_suit(page, version)
+
+
+VISIBLE_POINT = """e => {
+  const r = e.getBoundingClientRect();
+  for (const fy of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+    for (let i = 0; i < 24; i++) {
+      const fx = i % 2 ? 0.5 - (i + 1) / 48 : 0.5 + i / 48;  // from the middle outwards
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === e || e.contains(hit))) return {x: x - r.left, y: y - r.top};
+    }
+  }
+  return null;
+}"""
+
+
+def tap(element: Any) -> None:
+    """Click an element where it shows, as a player taps a card of a fanned hand: its
+    middle when nothing lies over it, else the part of it the next card leaves in view."""
+    point = element.evaluate(VISIBLE_POINT)
+    if point is None:
+        element.click()
+    else:
+        element.click(position=point)
 
 
 def until_playable(page: Any, turns: int = 30) -> None:
@@ -186,7 +210,7 @@ def play_without_calling(page: Any) -> None:
     """A glowing card (never pressing Last card), else the stock, else pass."""
     version = page.locator(".felt").get_attribute("data-version")
     if page.locator(".hand .card.legal").count():
-        page.locator(".hand .card.legal").first.click()
+        tap(page.locator(".hand .card.legal").first)
     elif page.locator(".stock.can-draw").count():
         page.locator(".stock").click()
     else:

@@ -78,34 +78,49 @@ export class Coach {
   }
 
   /** Put the box where it covers nothing the player needs (`KEEP_CLEAR`): beside the
-   * piles on the felt's left, else its right, else under the felt; the place that
-   * covers least when none is free. */
+   * piles on the felt's left, else its right (narrowed to the room there), else under
+   * the felt; the place that covers least when none is free. */
   place() {
     const box = this.box;
     if (!box || box.hidden || !this.table) return;
     const felt = this.table.el.felt.getBoundingClientRect();
     const rects = (sels, weight) => sels.flatMap((sel) => [...document.querySelectorAll(sel)]).map((e) => [e.getBoundingClientRect(), weight]).filter(([r]) => r.width && r.height);
     const keep = [...rects(KEEP_CLEAR, 1), ...rects(RATHER_CLEAR, 0.05)];
-    const phone = felt.width < 600;
-    box.style.left = "0px";
-    box.style.top = "0px";
-    box.style.right = "auto";
-    box.style.bottom = "auto";
-    box.style.maxWidth = phone ? `${felt.width - 2 * GAP}px` : `${Math.max(200, Math.min(320, felt.width / 3))}px`;
-    const { width, height } = box.getBoundingClientRect();
-    const top = felt.top + Math.max(GAP, (felt.height - height) / 2);
-    const line = document.querySelector(".topline");
-    const spots = [
-      ...(phone ? [[felt.left + GAP, (line ? line.getBoundingClientRect().bottom : felt.top) + 6]] : []),
-      [felt.left + GAP + 8, top],
-      [felt.right - width - GAP - 8, top],
-      [felt.left + GAP, Math.min(innerHeight - height - GAP, felt.bottom + GAP)],
-      [GAP, innerHeight - height - GAP],
-    ];
-    const covered = ([x, y]) => keep.reduce((sum, [r, w]) => sum + w * Math.max(0, Math.min(x + width, r.right) - Math.max(x, r.left)) * Math.max(0, Math.min(y + height, r.bottom) - Math.max(y, r.top)), 0);
-    const best = spots.map((s) => [s, covered(s)]).sort((a, b) => a[1] - b[1])[0][0];
+    const covered = ([x, y, width, height]) => keep.reduce((sum, [r, w]) => sum + w * Math.max(0, Math.min(x + width, r.right) - Math.max(x, r.left)) * Math.max(0, Math.min(y + height, r.bottom) - Math.max(y, r.top)), 0);
+    const best = this.spots(felt).map((spot) => [spot, covered(spot)]).sort((a, b) => a[1] - b[1])[0][0];
+    this.put(best[2]);
     box.style.left = `${Math.round(best[0])}px`;
     box.style.top = `${Math.round(best[1])}px`;
+  }
+
+  /** The places the box may go, as [left, top, width, height] at the width each allows. */
+  spots(felt) {
+    const phone = felt.width < 600;
+    const wide = phone ? felt.width - 2 * GAP : Math.max(200, Math.min(320, felt.width / 3));
+    const piles = this.table.el.piles.getBoundingClientRect();
+    const line = document.querySelector(".topline");
+    const beside = (room) => Math.max(200, Math.min(wide, room - 2 * GAP - 8));
+    const spots = [];
+    const add = (width, at) => {
+      const size = this.put(width);
+      spots.push([...at(size), size.width, size.height]);
+    };
+    const middle = (h) => felt.top + Math.max(GAP, (felt.height - h) / 2);
+    if (phone) add(wide, () => [felt.left + GAP, (line ? line.getBoundingClientRect().bottom : felt.top) + 6]);
+    add(wide, ({ height }) => [felt.left + GAP + 8, middle(height)]);
+    add(beside(piles.left - felt.left), ({ height }) => [felt.left + GAP + 8, middle(height)]);
+    add(wide, ({ width, height }) => [felt.right - width - GAP - 8, middle(height)]);
+    add(beside(felt.right - piles.right), ({ width, height }) => [felt.right - width - GAP - 8, middle(height)]);
+    add(wide, ({ height }) => [felt.left + GAP, Math.min(innerHeight - height - GAP, felt.bottom + GAP)]);
+    add(wide, ({ height }) => [GAP, innerHeight - height - GAP]);
+    return spots;
+  }
+
+  /** Lay the box out at the top left at ``width`` at most; the size it takes there. */
+  put(width) {
+    const style = this.box.style;
+    Object.assign(style, { left: "0px", top: "0px", right: "auto", bottom: "auto", maxWidth: `${width}px` });
+    return this.box.getBoundingClientRect();
   }
 
   /** The button says whether another tip waits behind the one on show. */
