@@ -106,7 +106,7 @@ from .events import (
 )
 from .game import Deal, Game, GameResult, Hidden, check_hidden
 from .moves import DECLARE_KIND, DRAW_KIND, PASS_KIND, TIMEOUT, Move
-from .result import EndReason
+from .result import EndReason, game_result
 from .rng import Rng, below, playout_step
 from .rules import Rules
 from .views import CycleCard, CyclesPhase, CyclesPlayerView, CyclesView
@@ -811,13 +811,7 @@ class CyclesGame(Game):
                 self._rng.shuffle(group)
             standings.extend(group)
             i = j
-        self._result = GameResult(
-            winner=standings[0],
-            standings=tuple(standings),
-            points=points,
-            rounds=1,
-            reason=reason,
-        )
+        self._result = game_result(standings[0], tuple(standings), points, 1, reason)
         out = self._out
         if out is not None:
             out.append(

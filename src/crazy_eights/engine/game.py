@@ -313,29 +313,46 @@ class Game(ABC):
         Raises ``IllegalMove`` with the reason, leaving the game unchanged.
         """
         legal = self._legal
-        if move.__class__ is Move and legal is not None and move in legal:
+        if type(move) is Move and legal is not None and move in legal:
             checked: Move = move  # one of legal_moves()
         else:
             checked = self._checked(move)
         notes: list[Event | Record] = []
-        self._noted(checked, notes)
-        return Events(notes)  # type: ignore[arg-type]  # records, made when read
+        # _noted(checked, notes), inlined: the move-by-move API is this one call
+        self._out = notes
+        self._round_mark = -1
+        moves = self._moves
+        moves.append(checked.text)
+        self._legal = None
+        self._step(checked)
+        if len(moves) >= MAX_MOVES and self._result is None:
+            self._move_limit()
+        self._out = None
+        log = self._log
+        if log is not None:  # the records themselves: reading ``Events`` makes its own
+            mark = self._round_mark
+            if mark >= 0:
+                self._log = notes[mark:]
+            else:
+                log.extend(notes)
+        return _EVENTS(notes)  # type: ignore[arg-type]  # records, made when read
 
     def apply(self, move: str | Move) -> None:
         """Play a move without building its events (a game that keeps a log still
         notes them). Raises ``IllegalMove`` like ``play``."""
         legal = self._legal
-        if move.__class__ is Move and legal is not None and move in legal:
+        if type(move) is Move and legal is not None and move in legal:
             checked: Move = move  # one of legal_moves()
         else:
             checked = self._checked(move)
         if self._log is not None:
             self._noted(checked, [])
             return
-        self._moves.append(checked.text)
+        moves = self._moves
+        moves.append(checked.text)
         self._legal = None
         self._step(checked)
-        if len(self._moves) >= MAX_MOVES and self._result is None:
+        if len(moves) >= MAX_MOVES and self._result is None:
             self._move_limit()
 
     def _noted(self, move: Move, out: list[Event | Record]) -> None:
@@ -548,6 +565,8 @@ def _copy_fields(source: Game, target: Game) -> None:
             setattr(target, name, value)
 
 
+_EVENTS: Final = Events
+"""``Events``, held where the compiled build reads it without a dict lookup (``play``)."""
 _MISSING: Final = object()
 _FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}
 

@@ -43,9 +43,8 @@ from .events import (
     Passed,
     PenaltyDrawn,
 )
-from .game import GameResult
 from .moves import DRAW_KIND, PASS_KIND, Move
-from .result import EndReason
+from .result import EndReason, game_result
 from .rules import Rules
 from .shedding import (
     OVER,
@@ -175,22 +174,20 @@ class OpenSpielGame(SheddingGame):
         reason: EndReason = (
             "out" if out_seat is not None else "blockade" if self.passes > n else "turn_limit"
         )
-        standings = sorted(range(n), key=lambda s: (s != out_seat, points[s], s))
+        # standings: the player out first, then by points, then by seat; sorted as ints
+        # (points below 2**24 and seats below 256 in their own bits), not by a key call
+        order = [(0 if s == out_seat else 1 << 32) | points[s] << 8 | s for s in range(n)]
+        order.sort()
+        standings = tuple([key & 255 for key in order])
         winner = out_seat
         if winner is None and (n == 1 or points[standings[0]] < points[standings[1]]):
             winner = standings[0]
         self.scores = [-p for p in points]
         self.phase = OVER
-        self._result = GameResult(
-            winner=winner,
-            standings=tuple(standings),
-            points=tuple(points),
-            rounds=1,
-            reason=reason,
-        )
-        self._round_over(winner, reason, points, self.scores, None)
+        self._result = game_result(winner, standings, tuple(points), 1, reason)
         out = self._out
         if out is not None:
+            self._round_over(winner, reason, points, self.scores, None)
             out.append((GameOver, winner, self._result))
 
     # -- views ----------------------------------------------------------------------------

@@ -16,6 +16,8 @@ _M64: Final = (1 << 64) - 1
 _COMPILED: Final = not __file__.endswith(".py")
 _LAYOUTS: Final[dict[int, Struct]] = {}
 """``Struct`` of ``n`` little-endian 32-bit numbers, by ``n`` (a shuffle's draws)."""
+_COUNTERS: Final = tuple(c.to_bytes(8, "little") for c in range(256))
+"""The counter's 8 bytes for the first counts (a game's draws stay below 256)."""
 
 
 class Rng:
@@ -29,7 +31,9 @@ class Rng:
 
     def _bytes(self, count: int) -> bytes:
         self.counter += 1
-        return shake_128(self.key + self.counter.to_bytes(8, "little")).digest(count)
+        counter = self.counter
+        tail = _COUNTERS[counter] if counter < 256 else counter.to_bytes(8, "little")
+        return shake_128(self.key + tail).digest(count)
 
     def next64(self) -> int:
         return int.from_bytes(self._bytes(8), "little")
@@ -43,19 +47,23 @@ class Rng:
         n = len(items)
         if n < 2:
             return
-        layout = _LAYOUTS.get(n)
-        if layout is None:
-            layout = _LAYOUTS[n] = Struct(f"<{n}I")
-        draws: tuple[int, ...] = layout.unpack(self._bytes(4 * n))
+        data = self._bytes(4 * n)
         i = n - 1
         if _COMPILED:
-            # the same j, as two products below 2**31: mypyc multiplies those natively
+            # the same j from the draw's two 16-bit halves read byte by byte, as two
+            # products below 2**31: mypyc indexes bytes and multiplies these natively
             while i:
-                d = draws[i]
-                j = ((d >> 16) * (i + 1) + (((d & 0xFFFF) * (i + 1)) >> 16)) >> 16
+                k = 4 * i
+                m = i + 1
+                low = (data[k] | data[k + 1] << 8) * m
+                j = ((data[k + 2] | data[k + 3] << 8) * m + (low >> 16)) >> 16
                 items[i], items[j] = items[j], items[i]
                 i -= 1
             return
+        layout = _LAYOUTS.get(n)
+        if layout is None:
+            layout = _LAYOUTS[n] = Struct(f"<{n}I")
+        draws: tuple[int, ...] = layout.unpack(data)
         while i:
             j = (draws[i] * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]

@@ -80,7 +80,7 @@ from .moves import (
     TIMEOUT_KIND,
     Move,
 )
-from .result import EndReason
+from .result import EndReason, game_result
 from .rng import PLAYOUT_MASK, Rng, below
 from .rules import Rules
 from .views import PlayerView, SheddingPhase, SheddingView
@@ -657,7 +657,10 @@ class SheddingGame(Game):
         seat = self.current
         cfg = self._cfg
         hand = self.hands[seat]
-        call = cfg.last_card == LC_MANUAL and _two_cards(hand)  # a play now leaves one
+        call = False
+        if cfg.last_card == LC_MANUAL:  # a play now leaves one card (_two_cards, inlined)
+            rest = hand & (hand - 1)
+            call = rest != 0 and not rest & (rest - 1)
         if phase in (PLAY, AFTER_DRAW):
             kinds = ((hand | (hand >> COPY)) & LOW) if cfg.two_packs else hand
             if self.pending:
@@ -1105,13 +1108,7 @@ class SheddingGame(Game):
             key_points = list(self.scores)
             standings = sorted(seats, key=lambda s: (-key_points[s], s))
         winner = standings[0] if (last_winner is not None or not cfg.countdown) else None
-        self._result = GameResult(
-            winner=winner,
-            standings=tuple(standings),
-            points=tuple(key_points),
-            rounds=self.round,
-            reason=reason,
-        )
+        self._result = game_result(winner, tuple(standings), tuple(key_points), self.round, reason)
         out = self._out
         if out is not None:
             out.append((GameOver, winner, self._result))
