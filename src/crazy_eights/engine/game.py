@@ -312,46 +312,34 @@ class Game(ABC):
 
         Raises ``IllegalMove`` with the reason, leaving the game unchanged.
         """
-        legal = self._legal
-        if type(move) is Move and legal is not None and move in legal:
-            checked: Move = move  # one of legal_moves()
-        else:
-            checked = self._checked(move)
         notes: list[Event | Record] = []
-        # _noted(checked, notes), inlined: the move-by-move API is this one call
-        self._out = notes
-        self._round_mark = -1
-        moves = self._moves
-        moves.append(checked.text)
-        self._legal = None
-        self._step(checked)
-        if len(moves) >= MAX_MOVES and self._result is None:
-            self._move_limit()
-        self._out = None
-        log = self._log
-        if log is not None:  # the records themselves: reading ``Events`` makes its own
-            mark = self._round_mark
-            if mark >= 0:
-                self._log = notes[mark:]
-            else:
-                log.extend(notes)
+        self._noted(self._accepted(move), notes)
         return _EVENTS(notes)  # type: ignore[arg-type]  # records, made when read
 
     def apply(self, move: str | Move) -> None:
         """Play a move without building its events (a game that keeps a log still
         notes them). Raises ``IllegalMove`` like ``play``."""
-        legal = self._legal
-        if type(move) is Move and legal is not None and move in legal:
-            checked: Move = move  # one of legal_moves()
-        else:
-            checked = self._checked(move)
+        checked = self._accepted(move)
         if self._log is not None:
             self._noted(checked, [])
-            return
+        else:
+            self._carry_out(checked)
+
+    def _accepted(self, move: str | Move) -> Move:
+        """``move`` known to be legal now: at once if it is one of ``legal_moves()``,
+        else parsed and checked (``IllegalMove``)."""
+        legal = self._legal
+        if type(move) is Move and legal is not None and move in legal:
+            return move
+        return self._checked(move)
+
+    def _carry_out(self, move: Move) -> None:
+        """Make the legal ``move``: recorded, carried out, and the game ended if it
+        reached the move limit (G10)."""
         moves = self._moves
-        moves.append(checked.text)
+        moves.append(move.text)
         self._legal = None
-        self._step(checked)
+        self._step(move)
         if len(moves) >= MAX_MOVES and self._result is None:
             self._move_limit()
 
@@ -361,11 +349,7 @@ class Game(ABC):
         dealt a new round)."""
         self._out = out
         self._round_mark = -1
-        self._moves.append(move.text)
-        self._legal = None
-        self._step(move)
-        if len(self._moves) >= MAX_MOVES and self._result is None:
-            self._move_limit()
+        self._carry_out(move)
         self._out = None
         log = self._log
         if log is not None:  # the records themselves: reading ``Events`` makes its own

@@ -657,10 +657,7 @@ class SheddingGame(Game):
         seat = self.current
         cfg = self._cfg
         hand = self.hands[seat]
-        call = False
-        if cfg.last_card == LC_MANUAL:  # a play now leaves one card (_two_cards, inlined)
-            rest = hand & (hand - 1)
-            call = rest != 0 and not rest & (rest - 1)
+        call = cfg.last_card == LC_MANUAL and _two_cards(hand)  # a play now leaves one
         if phase in (PLAY, AFTER_DRAW):
             kinds = ((hand | (hand >> COPY)) & LOW) if cfg.two_packs else hand
             if self.pending:
