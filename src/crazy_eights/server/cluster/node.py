@@ -49,6 +49,7 @@ class ClusterNode:
         self.directory = RedisDirectory(redis, self.router)
         self.tables: ClusterTables | None = None
         self._rounds: asyncio.Task[None] | None = None
+        self._taking: asyncio.Task[None] | None = None
         self.router.handlers.update(
             op=self._on_op,
             out=self._on_out,
@@ -69,9 +70,10 @@ class ClusterNode:
 
     async def stop(self) -> None:
         """After the tables have been handed over: stop the rounds and the router."""
-        if self._rounds is not None:
-            self._rounds.cancel()
-            await asyncio.gather(self._rounds, return_exceptions=True)
+        for task in (self._rounds, self._taking):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await self.router.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.delete(alive_key(self.node)), 2)
@@ -91,6 +93,13 @@ class ClusterNode:
             await asyncio.sleep(ROUND)
 
     async def round(self) -> None:
+        """Say this node is alive and renew its leases; let go of dead nodes' members;
+        start taking orphaned tables.
+
+        Taking tables over runs beside the rounds, never inside one: each take reads a
+        table from the database, and a round that took many (a dead node's hundreds)
+        would renew this node's own leases too late, so that they lapsed and another
+        node took its tables in turn."""
         tables = self.tables
         assert tables is not None
         await self.leases.heartbeat()
@@ -100,8 +109,9 @@ class ClusterNode:
                 log.warning("node %s lost the lease of table %s", self.node, table_id)
                 tables.lost(actor)
         await self._forget_dead_members()
-        if not tables.draining:
-            await self._take_orphans()
+        if not tables.draining and (self._taking is None or self._taking.done()):
+            self._taking = asyncio.create_task(self._take_orphans(), name="cluster-takeover")
+            self._taking.add_done_callback(_log_takeover_failure)
 
     async def _forget_dead_members(self) -> None:
         """Members whose sockets were on a node that has died leave their tables."""
@@ -183,3 +193,8 @@ class ClusterNode:
         tables = self.tables
         if tables is not None and not tables.draining:
             await tables.claim(message["t"])
+
+
+def _log_takeover_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("cluster: taking over tables failed", exc_info=task.exception())

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.connection import Connection, SSLConnection, UnixDomainSocketConnection
 
 from ..metrics import REDIS_ROUND_TRIPS, REDIS_SECONDS
@@ -59,11 +59,25 @@ _BY_SCHEME: dict[str, type[Connection]] = {
 }
 
 
+POOL_SIZE = 200  # connections a node opens to Redis at most
+POOL_WAIT = 10.0  # seconds a command waits for one of them before it fails
+
+
 def connect(url: str) -> Redis:
     """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``) whose round
-    trips show in the metrics."""
+    trips show in the metrics.
+
+    A burst of commands (hundreds of sockets arriving at once, each telling Redis that
+    its account is here) waits for a free connection rather than failing: redis-py's
+    plain pool raises "Too many connections" past its size (100 in recent redis-py), and
+    a node whose lease renewal fails that way loses its tables."""
     scheme = urlsplit(url).scheme
     if scheme not in _BY_SCHEME:
         raise ValueError(f"not a Redis URL: {url!r} (redis://, rediss:// or unix://)")
-    pool = ConnectionPool.from_url(url, connection_class=_BY_SCHEME[scheme])
+    pool = BlockingConnectionPool.from_url(
+        url,
+        connection_class=_BY_SCHEME[scheme],
+        max_connections=POOL_SIZE,
+        timeout=POOL_WAIT,
+    )
     return Redis(connection_pool=pool)
