@@ -28,6 +28,8 @@ def test_one_lease_per_table_renewed_and_released_only_by_its_holder(redis_url: 
             assert await a.owner("t1") == "a"
             assert await b.renew(["t1"]) == ["t1"]  # not b's to renew
             assert await a.renew(["t1"]) == []
+            assert await a.acquire("t3")
+            assert await a.renew(["t1", "t2", "t3", "t4"]) == ["t2", "t4"]  # one call for all
             await b.release("t1")  # not b's to release
             assert await a.owners(["t1", "t2"]) == ["a", None]
             await a.release("t1")
