@@ -60,6 +60,7 @@ class Node:
             CE_HASH_TIME_COST="1",
             CE_HASH_MEMORY_KIB="8192",
             CE_LEASE_TTL="3",
+            PYTHONFAULTHANDLER="1",
         )
         env.update(self.env)  # the node's own settings win over the quick defaults
         env.pop("REDIS_URL", None)
@@ -109,7 +110,16 @@ class Node:
         assert self.process is not None
         started = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(seconds)
+        try:
+            self.process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            # faulthandler (PYTHONFAULTHANDLER) writes every thread's stack to the log
+            self.process.send_signal(signal.SIGABRT)
+            self.process.wait(10)
+            raise AssertionError(
+                f"{self.name} did not exit {seconds} s after SIGTERM:\n"
+                + self.log.read_text()[-6000:]
+            ) from None
         return time.monotonic() - started
 
     def restart(self) -> float:

@@ -48,20 +48,24 @@ def play(
     meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """Let the players play until ``until()`` or the time is up; ``meanwhile`` (which may
-    block: restarting nodes) runs in a thread beside them."""
+    block: restarting nodes) runs in a thread beside them, and what it raises fails the
+    test at once."""
 
     async def main() -> None:
         stop = asyncio.Event()
         tasks = [asyncio.create_task(p.run(stop)) for p in players]
-        if meanwhile is not None:
-            tasks.append(asyncio.create_task(asyncio.to_thread(meanwhile)))
+        side = None if meanwhile is None else asyncio.create_task(asyncio.to_thread(meanwhile))
         deadline = time.monotonic() + seconds
         while not until() and time.monotonic() < deadline:
+            if side is not None and side.done() and side.exception() is not None:
+                break
             await asyncio.sleep(0.1)
         stop.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if side is not None and side.done():
+            side.result()  # its exception, if it raised one
 
     run_async(main())
 

@@ -16,7 +16,6 @@ moves on, and every node of a cluster follows the shared database).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from typing_extensions import TypedDict
 
-from . import db
+from . import db, tasks
 
 log = logging.getLogger(__name__)
 
@@ -156,10 +155,7 @@ class Titles:
             await self._refresh_logged()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await tasks.stop(self._task)
 
 
 def seat_titles(titles: Titles | None, account: int | None, bot: str | None) -> list[str]:

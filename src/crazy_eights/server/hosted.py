@@ -27,7 +27,7 @@ from typing import Protocol
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import db, hostedends
+from . import db, hostedends, tasks
 from .bus import Bus
 from .connection import spawn
 from .errors import ApiError
@@ -179,11 +179,7 @@ class HostedTables:
             self._news_task = asyncio.create_task(self._news_loop(self._bus), name="hosted-news")
 
     async def stop(self) -> None:
-        for task in (self._task, self._news_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await tasks.stop(self._task, self._news_task)
         if self._lister is not None and self._listing:
             with contextlib.suppress(Exception):  # else it lapses: another node lists
                 await self._lister.let_go()

@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Seque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import tasks
 from .bus import Bus
 from .errors import ApiError
 from .lengths import Length
@@ -384,11 +385,7 @@ class Matchmaker:
         self._task = asyncio.create_task(self._tick())
 
     async def stop(self) -> None:
-        for task in [self._task, *list(self._later)]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        await tasks.stop(self._task, *self._later)
         self._task = None
 
     async def _tick(self) -> None:

@@ -18,7 +18,6 @@ A ban heard either way closes the person's sockets on this node (``on_ban``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -30,7 +29,7 @@ import sqlalchemy as sa
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from . import db
+from . import db, tasks
 from .bus import Bus
 from .errors import ApiError
 from .records.accounts import account_named
@@ -455,11 +454,7 @@ class Moderation:
         self._tasks.append(asyncio.create_task(self._refresh_forever()))
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await tasks.stop(*self._tasks)
         self._tasks = []
 
     async def _relay(self, updates: AsyncIterator[dict[str, Any]]) -> None:

@@ -26,6 +26,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
 
+from . import tasks
 from .bus import Bus
 
 log = logging.getLogger(__name__)
@@ -184,11 +185,7 @@ class Presence:
         # could hold the engine's shutdown); then the relay and the sweep stop
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.settle(), STOP_SECONDS)
-        for task in [*self._tasks, *self._pending]:
-            task.cancel()
-        for task in [*self._tasks, *self._pending]:
-            with contextlib.suppress(BaseException):
-                await task
+        await tasks.stop(*self._tasks, *self._pending)
         self._tasks = []
 
     # ---- sightings --------------------------------------------------------------------

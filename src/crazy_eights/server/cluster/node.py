@@ -14,6 +14,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from .. import tasks
 from ..errors import ApiError
 from ..metrics import LEASE_TAKEOVERS
 from ..table.fanout import LocalFanout, LocalSockets
@@ -70,10 +71,7 @@ class ClusterNode:
 
     async def stop(self) -> None:
         """After the tables have been handed over: stop the rounds and the router."""
-        for task in (self._rounds, self._taking):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+        await tasks.stop(self._rounds, self._taking)
         await self.router.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.delete(alive_key(self.node)), 2)

@@ -21,6 +21,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from .. import tasks
 from ..errors import ApiError
 from ..table.fanout import LocalFanout
 from ..table.members import Member
@@ -71,9 +72,7 @@ class Router:
         deadline = asyncio.get_running_loop().time() + 2
         while not self._outbox.empty() and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.wait(self._tasks, timeout=2)
+        await tasks.stop(*self._tasks, patience=2)
 
     # -- sending ---------------------------------------------------------------------------
 
