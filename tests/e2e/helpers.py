@@ -149,10 +149,17 @@ def until_playable(page: Any, turns: int = 30) -> None:
 
 
 def drag_to(page: Any, source: Any, target: Any) -> None:
-    source.wait_for(state="visible")
-    target.wait_for(state="visible")
-    a, b = source.bounding_box(), target.bounding_box()
-    assert a and b, "nothing to drag, or nowhere to drop"
+    """Drag ``source`` onto ``target`` with the mouse, as a player does. The table may
+    draw the hand again between finding a card and measuring it (the answer to a
+    last-card call comes then): measure again until both are in view."""
+    deadline = time.monotonic() + 10
+    while True:
+        source.wait_for(state="visible")
+        target.wait_for(state="visible")
+        a, b = source.bounding_box(), target.bounding_box()
+        if a and b:
+            break
+        assert time.monotonic() < deadline, "nothing to drag, or nowhere to drop"
     page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 3)
     page.mouse.down()
     page.mouse.move(a["x"] + a["width"] / 2 + 10, a["y"] + a["height"] / 3 - 10, steps=3)

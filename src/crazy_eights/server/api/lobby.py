@@ -31,7 +31,6 @@ from ..security import origin_allowed
 from ..table import ops
 from ..table.store import Spec
 from ..tables import TableHandle
-from ..tasks import stop as stop_tasks
 from .deps import CurrentAccount, OptionalAccount, RoomDep, room_of
 from .table_socket import opener
 
@@ -280,13 +279,17 @@ async def _serve_lobby(ws: WebSocket, room: RoomDep, friend: int | None) -> None
     if friend is not None:
         snapshot = await room.presence.snapshot(friend)
         await ws.send_json({"type": "presence", "presence": [p.model_dump() for p in snapshot]})
-    forwarding = [asyncio.create_task(forward(stream)) for stream in updates]
+    tasks = [asyncio.create_task(forward(stream)) for stream in updates]
     try:
         await answer_pings(ws, lambda: room.presence.active(friend))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        await stop_tasks(*forwarding)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
 
 
 async def answer_pings(ws: WebSocket, active: Callable[[], None] | None = None) -> None:

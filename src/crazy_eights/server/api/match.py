@@ -9,6 +9,7 @@ no other comes back within a few seconds, the ticket is cancelled. The queue is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Response, WebSocket, WebSocketDisconnect
@@ -26,7 +27,6 @@ from ..protocol import MatchedOut, MatchGone, MatchTicket, TableInfo
 from ..quickplay import JOIN_RATE, rating
 from ..security import origin_allowed
 from ..table.ops import Describe
-from ..tasks import stop as stop_tasks
 from .deps import CurrentAccount, RoomDep, room_of
 from .lobby import answer_pings
 from .table_socket import TRY_AGAIN, opener
@@ -156,7 +156,9 @@ async def _waiting(ws: WebSocket, room: RoomDep, account_id: int) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        await stop_tasks(reader)
+        reader.cancel()
+        with contextlib.suppress(BaseException):
+            await reader
         await mm.socket_closed(ticket)
 
 
