@@ -41,13 +41,22 @@ def _finished_order(client: Any) -> list[tuple[str, str]]:
 
 
 def _wait_all_done(client: Any, count: int) -> None:
-    async def wait() -> None:
-        analyses = room_of(client).analyses
-        while analyses._tasks or analyses._queued:
-            await asyncio.sleep(0.02)
+    """Wait until ``count`` analyses are stored and none is under way. A finished game's
+    analyses are asked for after its commit, and each is claimed (its row written
+    ``running``) before it is queued: an idle queue alone can come before either."""
+
+    async def settled() -> bool:
+        return not room_of(client).analyses.busy
 
     assert client.portal is not None
-    client.portal.call(wait)
+    deadline = time.monotonic() + 60
+    while True:
+        rows = _finished_order(client)
+        under_way = [row for row in rows if row[1] == "running"]
+        if len(rows) >= count and not under_way and client.portal.call(settled):
+            break
+        assert time.monotonic() < deadline, f"analyses never settled: {rows}"
+        time.sleep(0.02)  # a poll of the state waited for
     assert len(_finished_order(client)) == count
 
 

@@ -178,6 +178,11 @@ class Analyses:
         self._tasks: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._progress: dict[tuple[str, int], tuple[int, int]] = {}
 
+    @property
+    def busy(self) -> bool:
+        """Whether this process is claiming, queueing or running any analysis."""
+        return bool(self._tasks or self._queued or self._claiming)
+
     def _ours(self, key: tuple[str, int]) -> bool:
         """Whether this process is claiming, queueing or running the analysis."""
         return key in self._tasks or key in self._queued or key in self._claiming

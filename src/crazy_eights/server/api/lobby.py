@@ -275,12 +275,16 @@ async def _serve_lobby(ws: WebSocket, room: RoomDep, friend: int | None) -> None
         async for message in stream:
             await ws.send_json(message)
 
-    await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
-    if friend is not None:
-        snapshot = await room.presence.snapshot(friend)
-        await ws.send_json({"type": "presence", "presence": [p.model_dump() for p in snapshot]})
-    tasks = [asyncio.create_task(forward(stream)) for stream in updates]
+    tasks: list[asyncio.Task[None]] = []
     try:
+        # the socket can be closed (a ban, the room closing) while the first answers are
+        # read from the database: sending on it then is a disconnect like any other
+        await ws.send_text(LobbyTables(tables=await room.lobby.listed()).model_dump_json())
+        if friend is not None:
+            snapshot = await room.presence.snapshot(friend)
+            presence = [p.model_dump() for p in snapshot]
+            await ws.send_json({"type": "presence", "presence": presence})
+        tasks = [asyncio.create_task(forward(stream)) for stream in updates]
         await answer_pings(ws, lambda: room.presence.active(friend))
     except (WebSocketDisconnect, RuntimeError):
         pass
