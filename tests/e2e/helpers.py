@@ -94,6 +94,7 @@ def take_turn(page: Any, *, drag: bool = False) -> None:
     last = page.locator("button.last-card.suggest")
     if last.count() and last.is_visible():
         last.click()
+    page.wait_for_selector(CAN_MOVE, state="attached")
     legal = page.locator(".hand .card.legal")
     if legal.count():
         card = legal.first
@@ -213,9 +214,16 @@ def two_at_one_table(ada: Any, bob: Any, rules: dict[str, Any] | None = None) ->
     return table
 
 
+# what a player on turn can do once the table has drawn their turn: a card, the stock or
+# Pass; the hand is drawn anew at moments (a last-card call's answer), and read between
+# two drawings it shows none of them
+CAN_MOVE = ".hand .card.legal, .stock.can-draw, button:has-text('Pass'):not([hidden])"
+
+
 def play_without_calling(page: Any) -> None:
     """A glowing card (never pressing Last card), else the stock, else pass."""
     version = page.locator(".felt").get_attribute("data-version")
+    page.wait_for_selector(CAN_MOVE, state="attached")
     if page.locator(".hand .card.legal").count():
         tap(page.locator(".hand .card.legal").first)
     elif page.locator(".stock.can-draw").count():
