@@ -88,6 +88,12 @@ def pick_suit(page: Any, version: str) -> None:
         page.wait_for_function(MOVED, arg=version)
 
 
+# what a player on turn can do once the table has drawn their turn: a card, the stock or
+# Pass; the hand is drawn anew at moments (a last-card call's answer), and read between
+# two drawings it shows none of them
+CAN_MOVE = ".hand .card.legal, .stock.can-draw, button:has-text('Pass'):not([hidden])"
+
+
 def take_turn(page: Any, *, drag: bool = False) -> None:
     """Make one move the way a player would: a glowing card, else the stock, else pass."""
     version = page.locator(".felt").get_attribute("data-version")
@@ -212,12 +218,6 @@ def two_at_one_table(ada: Any, bob: Any, rules: dict[str, Any] | None = None) ->
     for page in (ada, bob):
         page.wait_for_selector(".hand .card")
     return table
-
-
-# what a player on turn can do once the table has drawn their turn: a card, the stock or
-# Pass; the hand is drawn anew at moments (a last-card call's answer), and read between
-# two drawings it shows none of them
-CAN_MOVE = ".hand .card.legal, .stock.can-draw, button:has-text('Pass'):not([hidden])"
 
 
 def play_without_calling(page: Any) -> None:
