@@ -23,6 +23,9 @@ beside them, three ways:
 - ``apply``: ``legal_moves()`` and ``apply(rng.choice(...))`` move by move, no events;
 - ``play``: ``legal_moves()`` and ``play(...)`` on a game that keeps its event log, as
   the card room does.
+- ``floor`` (the ceiling of the per-move ways): the same loop over a stand-in game that
+  hands out the legal moves of recorded games and does nothing else. No engine driven
+  through this loop can pass its rate: a per-move ratio is bounded by the floor's.
 
 Environments, 4 players, the ``openspiel`` preset: our PettingZoo AEC environment
 (``interop.pettingzoo``) stepped as its users step it, ``env.last()`` then
@@ -63,6 +66,7 @@ import pyspiel
 
 from crazy_eights.engine import Rules, new_game
 from crazy_eights.engine.game import COMPILED
+from crazy_eights.engine.moves import Move
 from crazy_eights.interop import openspiel as os_interop
 from crazy_eights.sim.report import wilson
 
@@ -114,6 +118,65 @@ def move_runner(rules: Rules, *, events: bool) -> Runner:
         while time.process_time() < end:
             game = new_game(rules, rng.getrandbits(62), log=events)
             step = game.play if events else game.apply
+            while not game.is_over:
+                step(choice(game.legal_moves()))
+            count += 1
+        return count
+
+    return run
+
+
+class _Scripted:
+    """A stand-in with the engine's per-move API that does no work: it hands out the
+    legal moves of a game recorded beforehand, one list a move, and ``play`` only
+    counts. Driven by ``move_runner``'s own loop, it gives the ceiling of that loop:
+    the games a second that an engine costing nothing would reach through it."""
+
+    __slots__ = ("_legal", "_moves", "is_over")
+
+    _NO_EVENTS: list[object] = []
+
+    def __init__(self, legal: tuple[tuple[Move, ...], ...]) -> None:
+        self._legal = legal
+        self._moves = 0
+        self.is_over = False
+
+    def legal_moves(self) -> list[Move]:
+        return list(self._legal[self._moves])
+
+    def play(self, move: Move) -> list[object]:
+        moves = self._moves = self._moves + 1
+        self.is_over = moves == len(self._legal)
+        return self._NO_EVENTS
+
+
+def recorded(rules: Rules, games: int = 200) -> list[tuple[tuple[Move, ...], ...]]:
+    """The legal moves met at each move of ``games`` random games, as dealt by ``rules``."""
+    rng = random.Random(7)
+    out = []
+    for _ in range(games):
+        game = new_game(rules, rng.getrandbits(62), log=False)
+        legal = []
+        while not game.is_over:
+            moves = tuple(game.legal_moves())
+            legal.append(moves)
+            game.apply(rng.choice(moves))
+        out.append(tuple(legal))
+    return out
+
+
+def floor_runner(rules: Rules) -> Runner:
+    """``move_runner``'s loop, word for word, over ``_Scripted`` games (see there)."""
+    scripts = recorded(rules)
+
+    def run(rng: random.Random, seconds: float) -> int:
+        choice = rng.choice
+        count = 0
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            rng.getrandbits(62)  # the seed ``move_runner`` draws for ``new_game``
+            game = _Scripted(scripts[count % len(scripts)])
+            step = game.play
             while not game.is_over:
                 step(choice(game.legal_moves()))
             count += 1
@@ -206,6 +269,8 @@ def playouts(seconds: float, rounds: int) -> Figures:
             "play": move_runner(rules, events=True),
         }
         if not special:
+            runners["floor"] = floor_runner(rules)
+        if not special:
             runners["classic 4p playout"] = playout_runner(classic)
             runners["classic 4p play"] = move_runner(classic, events=True)
         figures[f"special {'on' if special else 'off'}"] = side_by_side(runners, seconds, rounds)
@@ -220,6 +285,7 @@ ROWS = (
     ("special on", "play", "per move, legal_moves() + play(), special cards"),
     ("special off", "apply", "per move, legal_moves() + apply(), no events"),
     ("special on", "apply", "per move, legal_moves() + apply(), special cards"),
+    ("special off", "floor", "ceiling: the per-move loop over a game that does no work"),
     ("special off", "playout", "one call, playout(seed=...)"),
     ("special on", "playout", "one call, playout(seed=...), special cards"),
     ("special off", "classic 4p play", "classic 4p per move, play()"),
