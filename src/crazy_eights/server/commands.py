@@ -120,6 +120,7 @@ def serve(
     from crazy_eights.extras import MissingExtra
 
     from .app import create_app
+    from .collector import Collector
     from .settings import ServerSettings
 
     try:
@@ -152,6 +153,8 @@ def serve(
     except MissingExtra as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if settings.gc_sweep_seconds > 0:
+        Collector(sweep_seconds=settings.gc_sweep_seconds).install()
     where = f"database: {db}" + (f", cluster via {redis}" if redis else "")
     typer.echo(f"Crazy Eights card room on http://{host}:{port}  ({where})")
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s:     [%(name)s] %(message)s")

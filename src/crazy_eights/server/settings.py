@@ -57,6 +57,13 @@ class ServerSettings(BaseSettings):
         "others see a countdown on the seat) before a stand-in bot plays the seat until "
         "they return",
     )
+    gc_sweep_seconds: float = Field(
+        default=900.0,
+        ge=0,
+        description="garbage collection: what survived a full collection is left out of "
+        "the next ones (short pauses), and every this many seconds one collection scans "
+        "everything; 0: the interpreter's own collection",
+    )
     heartbeat_seconds: float = Field(
         default=10.0,
         gt=0,
