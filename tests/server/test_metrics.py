@@ -39,6 +39,7 @@ FIGURES = [
     "ce_redis_seconds_bucket",
     "ce_queue_tickets",
     "ce_errors_total",
+    'ce_gc_pause_seconds_bucket{generation="2"',
 ]
 
 

@@ -14,6 +14,7 @@ pass a quarter of the last full collection's survivors) then runs them small and
 Objects whose last reference goes are freed at once as always (reference counting does
 not look at generations); only reference cycles among frozen objects wait, until every
 ``sweep_seconds`` everything is handed back (``gc.unfreeze``) for one whole collection.
+Each collection's pause is observed in ``ce_gc_pause_seconds`` by generation.
 
     >>> collector = Collector(sweep_seconds=900.0)
     >>> collector.install()
@@ -32,6 +33,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from prometheus_client import Histogram
+
+from .metrics import GC_PAUSE_SECONDS
+
 log = logging.getLogger(__name__)
 
 OLDEST = 2  # the generation a full collection collects
@@ -43,10 +48,16 @@ class Collector:
     ``time.monotonic`` but for tests)."""
 
     def __init__(
-        self, *, sweep_seconds: float, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        sweep_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        pauses: Histogram = GC_PAUSE_SECONDS,
     ) -> None:
         self.sweep_seconds = sweep_seconds
         self._clock = clock
+        self._pauses = pauses
+        self._started = 0.0
         self._swept = clock()
         self._sweeping = False
         self.installed = False
@@ -59,14 +70,14 @@ class Collector:
         gc.collect()
         gc.freeze()
         self._swept = self._clock()
-        gc.callbacks.append(self._after)
+        gc.callbacks.append(self._observe)
         self.installed = True
 
     def uninstall(self) -> None:
         """Back to the interpreter's own collection, every object collectable again."""
         if not self.installed:
             return
-        gc.callbacks.remove(self._after)
+        gc.callbacks.remove(self._observe)
         gc.unfreeze()
         self.installed = False
 
@@ -75,8 +86,13 @@ class Collector:
         """Whether the next full collection should see every object (a sweep)."""
         return self._clock() - self._swept >= self.sweep_seconds
 
-    def _after(self, phase: str, info: dict[str, Any]) -> None:
-        if phase != "stop" or info["generation"] != OLDEST:
+    def _observe(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        generation = info["generation"]
+        self._pauses.labels(str(generation)).observe(time.perf_counter() - self._started)
+        if generation != OLDEST:
             return
         if self._sweeping:  # this was the sweep: everything was scanned
             self._sweeping = False

@@ -72,6 +72,16 @@ ERRORS = Counter(
     ["code"],
     registry=REGISTRY,
 )
+GC_PAUSE_SECONDS = Histogram(
+    "ce_gc_pause_seconds",
+    "A garbage collection, by generation (2: a full one), while serve's collection policy "
+    "runs; every table waits for it",
+    ["generation"],
+    buckets=FAST,
+    registry=REGISTRY,
+)
+for _generation in ("0", "1", "2"):
+    GC_PAUSE_SECONDS.labels(_generation)
 LEASE_TAKEOVERS = Counter(
     "ce_lease_takeovers",
     "Tables this node took over after their owner's lease lapsed (cluster)",
