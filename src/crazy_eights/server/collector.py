@@ -56,7 +56,7 @@ class Collector:
     ) -> None:
         self.sweep_seconds = sweep_seconds
         self._clock = clock
-        self._pauses = pauses
+        self._pauses = [pauses.labels(str(g)) for g in range(OLDEST + 1)]  # bound once
         self._started = 0.0
         self._swept = clock()
         self._sweeping = False
@@ -91,7 +91,7 @@ class Collector:
             self._started = time.perf_counter()
             return
         generation = info["generation"]
-        self._pauses.labels(str(generation)).observe(time.perf_counter() - self._started)
+        self._pauses[generation].observe(time.perf_counter() - self._started)
         if generation != OLDEST:
             return
         if self._sweeping:  # this was the sweep: everything was scanned
