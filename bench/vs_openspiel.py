@@ -270,7 +270,6 @@ def playouts(seconds: float, rounds: int) -> Figures:
         }
         if not special:
             runners["floor"] = floor_runner(rules)
-        if not special:
             runners["classic 4p playout"] = playout_runner(classic)
             runners["classic 4p play"] = move_runner(classic, events=True)
         figures[f"special {'on' if special else 'off'}"] = side_by_side(runners, seconds, rounds)
