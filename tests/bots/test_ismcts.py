@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 
@@ -17,7 +16,7 @@ from crazy_eights.engine.cards import parse_card
 from crazy_eights.engine.moves import Move
 from crazy_eights.engine.worlds import WorldBuilder, world_from_view
 
-from .conftest import TABLES, random_positions, table_rules
+from .conftest import TABLES, CollectionTime, random_positions, table_rules
 
 SHEDDING = [t for t in TABLES if t[0] != "cycles"]  # cycles: test_cycles.py
 
@@ -36,27 +35,6 @@ def test_iteration_budget_is_respected() -> None:
         assert bot.last_iterations == 0 or 123 - 5 <= bot.last_iterations <= 123
 
 
-class CollectionTime:
-    """Seconds this process spent in garbage collections while it was active."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self._started = 0.0
-
-    def _observe(self, phase: str, _info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            self.seconds += time.perf_counter() - self._started
-
-    def __enter__(self) -> CollectionTime:
-        gc.callbacks.append(self._observe)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        gc.callbacks.remove(self._observe)
-
-
 def test_time_budget_is_respected() -> None:
     bot = make_bot("ismcts", seed=1, time_ms=40)
     assert isinstance(bot, IsmctsBot)
@@ -68,9 +46,7 @@ def test_time_budget_is_respected() -> None:
         # another thread of this process holding the interpreter (the process's own CPU
         # time counts that thread's work, which made this check fail under load)
         off_cpu = max(0.0, (time.perf_counter() - wall) - (time.thread_time() - cpu))
-        # nor is a garbage collection's: a full one in a test worker that has run
-        # hundreds of tests took over 300 ms in a whole-suite run, and nothing can stop it
-        # on time (the card room keeps its collections short: server/collector.py)
+        # nor is a garbage collection's (CollectionTime says why)
         if bot.last_iterations:
             # checked every 8 iterations; slack for those and for the clock's grain
             assert bot.last_seconds - off_cpu - collecting.seconds < 0.040 + 0.25

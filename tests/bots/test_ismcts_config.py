@@ -14,7 +14,7 @@ from crazy_eights.bots.ismcts_config import DEFAULT_TIME_MS, IsmctsConfig
 from crazy_eights.bots.levels import parse_bot_spec
 from crazy_eights.engine import Rules
 
-from .conftest import random_positions
+from .conftest import CollectionTime, random_positions
 
 
 def test_defaults_think_for_the_default_time() -> None:
@@ -136,10 +136,12 @@ def test_iterations_and_time_together_stop_at_the_first() -> None:
 def test_cpu_clock_bounds_the_search_by_cpu_time() -> None:
     bot = IsmctsBot(seed=2, time_ms=30, clock="cpu")
     for game, seat, legal in random_positions(Rules.preset("classic", players=2), 3, seed=2):
-        bot.choose(game.view(seat, log=True), legal)
+        with CollectionTime() as collecting:
+            bot.choose(game.view(seat, log=True), legal)
         if bot.last_iterations:
             assert bot.last_iterations >= 8
-            assert bot.last_seconds < 0.030 + 0.1
+            # a garbage collection is CPU time too, but not the search's overrun (ci19)
+            assert bot.last_seconds - collecting.seconds < 0.030 + 0.1
 
 
 def test_a_search_leaves_nothing_on_the_bot() -> None:
