@@ -11,7 +11,11 @@ every seat (p50/p95/p99), errors, CPU and memory.
         # (PostgreSQL and Redis started for the run from Debian's binaries, then stopped)
 
 With several nodes, the four seats of a table connect to different nodes (seat i to node
-i mod N), so every move crosses between nodes: the worst case for the fan-out.
+i mod N), so every move crosses between nodes: the worst case for the fan-out. The setup
+``local`` (``--setups pg,cluster,local``) runs the same nodes with every seat on its
+table's own node: what N processes cost without a move crossing between them. Each
+setup also says what a move asked of the services (database commits, Redis commands by
+name, counted by the servers themselves).
 """
 
 from __future__ import annotations
@@ -54,6 +58,9 @@ LOAD_ENV = {
     # the served default (the tests' 3 s lapses when a loaded machine stalls a node)
     "CE_LEASE_TTL": "5",
 }
+
+
+LOCAL = ", seats on the table's node"  # the setup whose moves never cross nodes
 
 
 class Stats:
@@ -152,15 +159,17 @@ async def player(
 
 
 async def make_table(
-    nodes: list[Node], limit: asyncio.Semaphore, number: int
+    nodes: list[Node], limit: asyncio.Semaphore, number: int, *, spread: bool = True
 ) -> list[tuple[Node, str, str]]:
     """Four guests and a classic four-seat match table they all sit at; table k is made
-    (and so run) by node k mod N, and its seat i plays through node (k + i) mod N."""
+    (and so run) by node k mod N, and its seat i plays through node (k + i) mod N, or,
+    with ``spread`` off, through node k mod N like every seat of that table."""
     nodes = nodes[number % len(nodes) :] + nodes[: number % len(nodes)]
+    via = nodes if spread else nodes[:1]
     async with limit:
         cookies = []
         for seat in range(4):
-            node = nodes[seat % len(nodes)]
+            node = via[seat % len(via)]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 response = await http.post("/api/auth/guest")
                 cookies.append(f"ce_session={response.cookies['ce_session']}")
@@ -171,10 +180,10 @@ async def make_table(
             )
             table = made.json()["id"]
         for seat, cookie in enumerate(cookies[1:], 1):
-            node = nodes[seat % len(nodes)]
+            node = via[seat % len(via)]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 await http.post(f"/api/tables/{table}/sit", json={}, headers={"cookie": cookie})
-        return [(nodes[s % len(nodes)], table, c) for s, c in enumerate(cookies)]
+        return [(via[s % len(via)], table, c) for s, c in enumerate(cookies)]
 
 
 @dataclass
@@ -188,6 +197,16 @@ class Result:
     errors: dict[str, int] = field(default_factory=dict)
     cpu: list[float] = field(default_factory=list)  # seconds, per node
     rss: list[int] = field(default_factory=list)  # peak KiB, per node
+    counts: dict[str, int] = field(default_factory=dict)  # what the services were asked
+
+    def per_move(self) -> str:
+        """What the services were asked a move: database commits and Redis commands."""
+        moves = max(1, self.moves)
+        return ", ".join(
+            f"{name} {count / moves:.2f}"
+            for name, count in sorted(self.counts.items(), key=lambda item: -item[1])
+            if count / moves >= 0.005
+        )
 
     def pct(self, p: float) -> float:
         lat = sorted(self.latencies)
@@ -198,7 +217,10 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
     """The load against running nodes; each node's CPU and memory while measured."""
     setup = time.perf_counter()
     limit = asyncio.Semaphore(8)
-    made = await asyncio.gather(*(make_table(nodes, limit, k) for k in range(args.tables)))
+    spread = not name.endswith(LOCAL)
+    made = await asyncio.gather(
+        *(make_table(nodes, limit, k, spread=spread) for k in range(args.tables))
+    )
     seats = [seat for table in made for seat in table]
     print(
         f"[{name}] setup: {args.tables} tables, {len(seats)} players in "
@@ -241,6 +263,7 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
         for pid in pids:
             os.kill(pid, signal.SIGUSR2)
     started = time.perf_counter()
+    asked = await service_counts(nodes[0])
     cpu = [cpu_seconds(pid) for pid in pids]
     peak = [0] * len(pids)
     while time.perf_counter() - started < args.seconds:
@@ -248,6 +271,7 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
         peak = [max(p, rss_kib(pid)) for p, pid in zip(peak, pids, strict=True)]
     elapsed = time.perf_counter() - started
     cpu = [cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True)]
+    asked = {k: v - asked.get(k, 0) for k, v in (await service_counts(nodes[0])).items()}
     if args.profile:
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)
@@ -266,7 +290,38 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
         dict(stats.errors),
         cpu,
         peak,
+        asked,
     )
+
+
+async def service_counts(node: Node) -> dict[str, int]:
+    """Commits on the node's PostgreSQL database and each Redis command's calls so far:
+    read before and after the measured window to say what a move asks of the services.
+    (PostgreSQL publishes its counters about once a second: close enough over a window.)"""
+    counts: dict[str, int] = {}
+    if node.database.startswith("postgresql"):
+        import asyncpg
+
+        url = node.database.replace("+asyncpg", "")
+        conn = await asyncpg.connect(url.rpartition("/")[0] + "/postgres")
+        try:
+            counts["pg commit"] = await conn.fetchval(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = $1",
+                url.rpartition("/")[2],
+            )
+        finally:
+            await conn.close()
+    if node.redis:
+        from redis.asyncio import Redis as Client
+
+        client = Client.from_url(node.redis)
+        try:
+            stats = await client.info("commandstats")
+        finally:
+            await client.aclose()
+        for name, entry in stats.items():
+            counts[f"redis {name.removeprefix('cmdstat_')}"] = int(entry["calls"])
+    return counts
 
 
 def start_nodes(
@@ -326,6 +381,9 @@ def report(results: list[Result], args: argparse.Namespace) -> None:
         for r in results[1:]:
             ratio = (sum(r.cpu) / max(1, r.moves)) / base if base else float("nan")
             print(f"CPU a move, {r.name} against {results[0].name}: {ratio:.2f}x")
+    for r in results:
+        if r.counts:
+            print(f"asked a move ({r.name}): {r.per_move()}")
     lat = results[-1].latencies
     if lat:
         print(f"mean latency ({results[-1].name}): {1000 * statistics.fmean(lat):.1f} ms")
@@ -342,7 +400,7 @@ async def main(args: argparse.Namespace) -> None:
         admin = postgres.start()
         redis_url = redis.start().rstrip("/") + "/0"
         base = admin.rpartition("/")[0]
-        await _create_databases(admin, ["single", "cluster"])
+        await _create_databases(admin, ["single", "cluster", "local"])
         results = []
         if "sqlite" in args.setups:
             sqlite = str(folder / "load.db")
@@ -354,6 +412,13 @@ async def main(args: argparse.Namespace) -> None:
             name = f"{args.nodes} nodes, PostgreSQL + Redis"
             cluster = f"{base}/cluster"
             results.append(await run(name, folder, args.nodes, cluster, redis_url, args))
+        if "local" in args.setups:
+            name = f"{args.nodes} nodes, PostgreSQL + Redis{LOCAL}"
+            local = f"{base}/local"
+            # a Redis database of its own: the tables the cluster setup left listed there
+            # would be taken for orphans, over and over, by nodes that cannot load them
+            local_redis = redis_url.rpartition("/")[0] + "/1"
+            results.append(await run(name, folder, args.nodes, local, local_redis, args))
     finally:
         redis.stop()
         postgres.stop()
@@ -386,7 +451,11 @@ if __name__ == "__main__":
         "--setups",
         type=lambda text: set(text.split(",")),
         default={"sqlite", "pg", "cluster"},
-        help="with --nodes: which of sqlite,pg,cluster to run (all three by default)",
+        help=(
+            "with --nodes: which of sqlite,pg,cluster,local to run (sqlite,pg,cluster by "
+            "default; local: the cluster with every seat on its table's own node, so that "
+            "no move crosses between nodes: what being N processes costs by itself)"
+        ),
     )
     parser.add_argument("--profile", help="run each node under cProfile, writing FILE.nodeI")
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")

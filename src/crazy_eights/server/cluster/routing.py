@@ -6,6 +6,11 @@ Each node listens on ``ce:<db>:node:<id>`` (what is for it alone), ``ce:<db>:all
 every node hears) and ``ce:<db>:bus:*`` (the lobby bus), ``<db>`` being the number of
 the Redis database the room keeps its keys in. Everything a node publishes leaves through
 one queue on one connection, so that what one node sends another arrives in order.
+
+A message is a JSON text sequence (RFC 7464's record separator, ``\x1e``, between
+records): the message itself, then the texts for sockets it carries, each as it will be
+sent. A text is JSON already; putting it inside the message as a string would escape it
+on one node and unescape it on the other, for every text of every move (``pack``).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -80,12 +85,12 @@ class Router:
         """Queue a Redis write that nobody waits for; such writes are made in order."""
         self._outbox.put_nowait(write)
 
-    def publish(self, channel: str, message: dict[str, Any]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
-        self.later(lambda pipe: pipe.publish(channel, text))
+    def publish(self, channel: str, message: dict[str, Any], texts: Sequence[str] = ()) -> None:
+        data = pack(message, texts)
+        self.later(lambda pipe: pipe.publish(channel, data))
 
-    def to_node(self, node: str, message: dict[str, Any]) -> None:
-        self.publish(self._nodes + node, message)
+    def to_node(self, node: str, message: dict[str, Any], texts: Sequence[str] = ()) -> None:
+        self.publish(self._nodes + node, message, texts)
 
     def to_all(self, message: dict[str, Any]) -> None:
         self.publish(self.all, message)
@@ -164,8 +169,8 @@ class Router:
     def _dispatch(self, raw: dict[str, Any]) -> None:
         channel = _text(raw.get("channel"))
         try:
-            message = json.loads(raw["data"])
-        except (TypeError, ValueError):
+            message = unpack(raw["data"])
+        except (TypeError, ValueError, UnicodeDecodeError):
             return
         if channel.startswith(self.bus):
             self.on_bus(channel[len(self.bus) :], message)
@@ -252,13 +257,47 @@ class ClusterFanout:
         if here:
             self.local.deliver(table_id, here)
         for node, (texts, _, to) in away.items():
-            self.router.to_node(node, {"k": "out", "texts": texts, "to": to})
+            self.router.to_node(node, {"k": "out", "to": to}, texts)
 
     def close(self, member: Member, code: int) -> None:
         if member.node == self.router.node:
             self.local.close(member, code)
         else:
             self.router.to_node(member.node, {"k": "close", "m": member.id, "code": code})
+
+
+SEPARATOR = "\x1e"  # RFC 7464's record separator: never inside a JSON text unescaped
+
+
+def pack(message: dict[str, Any], texts: Sequence[str] = ()) -> bytes:
+    """A message and the texts it carries as one JSON text sequence.
+
+    Each text must be a JSON text: JSON writes control characters inside strings
+    escaped, so none holds the separator.
+
+    >>> pack({"k": "out", "to": [["m1", 0]]}, ['{"type":"state"}'])
+    b'{"k":"out","to":[["m1",0]]}\\x1e{"type":"state"}'
+    """
+    head = json.dumps(message, separators=(",", ":"))
+    return SEPARATOR.join((head, *texts)).encode()
+
+
+def unpack(data: bytes | str) -> dict[str, Any]:
+    """The message ``pack`` wrote, its texts (if any) under ``"texts"``.
+
+    >>> unpack(pack({"k": "out", "to": [["m1", 0]]}, ['{"a":1}', '{"b":2}']))
+    {'k': 'out', 'to': [['m1', 0]], 'texts': ['{"a":1}', '{"b":2}']}
+    >>> unpack(b'{"k":"close","m":"m1","code":1000}')
+    {'k': 'close', 'm': 'm1', 'code': 1000}
+    """
+    text = data.decode() if isinstance(data, bytes) else data
+    head, *texts = text.split(SEPARATOR)
+    message = json.loads(head)
+    if not isinstance(message, dict):
+        raise ValueError("a cluster message is a JSON object")
+    if texts:
+        message["texts"] = texts
+    return message
 
 
 def _text(value: Any) -> str:
