@@ -94,8 +94,14 @@ def test_a_request_flood_is_throttled(db_client: TestClient) -> None:
     answers = at_once(db_client, asks)
     codes = statuses(answers)
     assert codes.count(429) >= 40 - int(friends.ASK_BURST), codes
-    assert codes.count(201) == 3
-    assert len(rows(db_client, db.friend_requests)) == 3
+    # Which asks get past the limit is whichever reach it first, not the first in the
+    # list: the ten let through once all went to two of the three (a whole-suite run).
+    # Each person asked by a let-through ask has one request; nobody else has any.
+    through = [n for n, answer in enumerate(answers) if answer.status_code != 429]
+    asked = {names[n % 3] for n in through}
+    assert codes.count(201) == len(asked), codes
+    assert {answers[n].json().get("error") for n in through} <= {None, "already_asked"}
+    assert {row.to_id for row in rows(db_client, db.friend_requests)} == asked
 
 
 def test_a_reaction_flood_reaches_nobody_past_three(db_client: TestClient) -> None:
