@@ -170,7 +170,7 @@ class Router:
         channel = _text(raw.get("channel"))
         try:
             message = unpack(raw["data"])
-        except (TypeError, ValueError, UnicodeDecodeError):
+        except (TypeError, ValueError):  # UnicodeDecodeError is a ValueError
             return
         if channel.startswith(self.bus):
             self.on_bus(channel[len(self.bus) :], message)
