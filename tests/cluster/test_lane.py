@@ -5,10 +5,12 @@ the server closed or a failed command costs no later write."""
 from __future__ import annotations
 
 import asyncio
+import doctest
 from collections.abc import Callable
 
 from redis.asyncio import Redis
 
+from crazy_eights.server.cluster import lane as lane_module
 from crazy_eights.server.cluster import routing
 from crazy_eights.server.cluster.lane import Lane
 from crazy_eights.server.cluster.redisclient import connect
@@ -42,6 +44,32 @@ def test_commands_run_in_order_and_every_reply_is_read(redis_url: str) -> None:
             await redis.aclose()
 
     run_async(main())
+
+
+def test_no_reply_is_asked_of_a_publish_and_the_replies_stay_in_step(redis_url: str) -> None:
+    """Batches of messages alone, and mixed with commands that answer, leave nothing
+    unread on the connection: it is still the same one afterwards (a connection holding
+    unread data would be replaced before the next batch)."""
+
+    async def main() -> None:
+        redis = connect(redis_url)
+        lane = Lane(redis.connection_pool)
+        try:
+            first = await _lane_client_id(redis, lane)
+            await lane.send([("PUBLISH", "c", "m")] * 20)
+            await lane.send([("PUBLISH", "c", "m"), ("SET", "a", "1"), ("PUBLISH", "c", "m")])
+            await lane.send([("INCR", "a")])
+            assert await redis.get("a") == b"2"
+            assert await _lane_client_id(redis, lane) == first
+        finally:
+            await lane.close()
+            await redis.aclose()
+
+    run_async(main())
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(lane_module).failed == 0
 
 
 def test_a_connection_the_server_closed_between_batches_loses_nothing(redis_url: str) -> None:
