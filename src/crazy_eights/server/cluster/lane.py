@@ -91,8 +91,11 @@ def _quieted(commands: Sequence[Command]) -> tuple[list[Command], int]:
     ([('CLIENT', 'REPLY', 'SKIP'), ('PUBLISH', 'c', 'm'), ('HSET', 'h', 'f', 'v')], 1)
     """
     wire: list[Command] = []
+    replies = 0
     for command in commands:
         if command[0] in QUIET:
             wire.append(_SKIP)
+        else:
+            replies += 1
         wire.append(command)
-    return wire, len(commands) - (len(wire) - len(commands))
+    return wire, replies
