@@ -10,6 +10,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Awaitable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -17,8 +18,9 @@ from redis.asyncio import Redis
 from .. import tasks
 from ..errors import ApiError
 from ..metrics import LEASE_TAKEOVERS
+from ..table.actor import TableActor
 from ..table.fanout import LocalFanout, LocalSockets
-from ..table.ops import Part
+from ..table.ops import Op, Part
 from . import wire
 from .leases import Leases, alive_key
 from .routing import ClusterFanout, Router
@@ -141,7 +143,9 @@ class ClusterNode:
 
     # -- what other nodes send -------------------------------------------------------------
 
-    async def _on_op(self, message: dict[str, Any]) -> None:
+    def _on_op(self, message: dict[str, Any]) -> Awaitable[None] | None:
+        """Run an operation for a member on another node. One nobody waits for (a move,
+        a chat line) is queued at once; only a request needs a task, for its answer."""
         tables = self.tables
         assert tables is not None
         actor = tables.live.get(message["t"])
@@ -149,14 +153,17 @@ class ClusterNode:
             op = wire.op_in(message["op"])
         except (KeyError, TypeError, ValueError):
             log.warning("node %s: a malformed operation %r", self.node, message.get("op"))
-            return
+            return None
         if actor is None:
             error = ApiError(503, "table_moving", "the table has moved; retry")
             self.router.answer(message, error=error)
-            return
+            return None
         if message.get("rid") is None:
             actor.submit(op)
-            return
+            return None
+        return self._answer(actor, op, message)
+
+    async def _answer(self, actor: TableActor, op: Op, message: dict[str, Any]) -> None:
         try:
             answer = await actor.queue(op)
         except ApiError as exc:

@@ -1,7 +1,8 @@
 """The cluster's Redis client, its round trips counted and timed for ``/metrics``.
 
 Every command or pipeline a node sends is one round trip
-(``ce_redis_round_trips_total``); the time from sending it to its first reply is
+(``ce_redis_round_trips_total``; a batch of messages from ``lane.Lane`` asks no reply
+but counts one too); the time from sending it to its first reply is
 ``ce_redis_seconds``. A subscription's later messages are not replies and are not
 timed. The counting sits in the connection class, so every user of the client (leases,
 the bus, the queue, the routing) is measured without knowing it.

@@ -43,10 +43,10 @@ class RedisDirectory:
 
     def put(self, info: TableInfo) -> None:
         text = info.model_dump_json()
-        self.router.later(lambda pipe: pipe.hset(DIRECTORY, info.id, text))
+        self.router.later("HSET", DIRECTORY, info.id, text)
 
     def remove(self, table_id: str) -> None:
-        self.router.later(lambda pipe: pipe.hdel(DIRECTORY, table_id))
+        self.router.later("HDEL", DIRECTORY, table_id)
 
     async def listed(self) -> list[TableInfo]:
         entries = await self.redis.hgetall(DIRECTORY)
