@@ -5,8 +5,9 @@ the server closed or a failed command costs no later write."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import doctest
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from redis.asyncio import Redis
 
@@ -15,9 +16,25 @@ from crazy_eights.server.cluster import routing
 from crazy_eights.server.cluster.lane import Lane
 from crazy_eights.server.cluster.redisclient import connect
 from crazy_eights.server.cluster.routing import Router, unpack
-from crazy_eights.server.metrics import REDIS_ROUND_TRIPS
+from crazy_eights.server.metrics import REGISTRY
 
 from ..conftest import run_async
+
+
+@contextlib.asynccontextmanager
+async def _opened(redis_url: str) -> AsyncIterator[tuple[Redis, Lane]]:
+    """A client for the test's Redis database and a lane on its pool, both closed after."""
+    redis = connect(redis_url)
+    lane = Lane(redis.connection_pool)
+    try:
+        yield redis, lane
+    finally:
+        await lane.close()
+        await redis.aclose()
+
+
+def _round_trips() -> float:
+    return REGISTRY.get_sample_value("ce_redis_round_trips_total") or 0.0
 
 
 async def _lane_client_id(redis: Redis, lane: Lane) -> int:
@@ -29,9 +46,7 @@ async def _lane_client_id(redis: Redis, lane: Lane) -> int:
 
 def test_commands_run_in_order_and_every_reply_is_read(redis_url: str) -> None:
     async def main() -> None:
-        redis = connect(redis_url)
-        lane = Lane(redis.connection_pool)
-        try:
+        async with _opened(redis_url) as (redis, lane):
             await lane.send([("RPUSH", "l", str(i)) for i in range(50)])
             await lane.send([("RPUSH", "l", "50"), ("HSET", "h", "f", "v")])
             assert await redis.lrange("l", 0, -1) == [str(i).encode() for i in range(51)]
@@ -39,9 +54,6 @@ def test_commands_run_in_order_and_every_reply_is_read(redis_url: str) -> None:
             # every reply was read: the next command on the same connection gets its own
             await lane.send([("SET", "k", "1")])
             assert await redis.get("k") == b"1"
-        finally:
-            await lane.close()
-            await redis.aclose()
 
     run_async(main())
 
@@ -52,18 +64,13 @@ def test_no_reply_is_asked_of_a_publish_and_the_replies_stay_in_step(redis_url: 
     unread data would be replaced before the next batch)."""
 
     async def main() -> None:
-        redis = connect(redis_url)
-        lane = Lane(redis.connection_pool)
-        try:
+        async with _opened(redis_url) as (redis, lane):
             first = await _lane_client_id(redis, lane)
             await lane.send([("PUBLISH", "c", "m")] * 20)
             await lane.send([("PUBLISH", "c", "m"), ("SET", "a", "1"), ("PUBLISH", "c", "m")])
             await lane.send([("INCR", "a")])
             assert await redis.get("a") == b"2"
             assert await _lane_client_id(redis, lane) == first
-        finally:
-            await lane.close()
-            await redis.aclose()
 
     run_async(main())
 
@@ -74,9 +81,7 @@ def test_doctests() -> None:
 
 def test_a_connection_the_server_closed_between_batches_loses_nothing(redis_url: str) -> None:
     async def main() -> None:
-        redis = connect(redis_url)
-        lane = Lane(redis.connection_pool)
-        try:
+        async with _opened(redis_url) as (redis, lane):
             killed = await _lane_client_id(redis, lane)
             # Redis closes the killed connection before it answers the kill, so the close
             # has reached the lane's socket by the time the answer reaches this one
@@ -84,18 +89,13 @@ def test_a_connection_the_server_closed_between_batches_loses_nothing(redis_url:
             await lane.send([("SET", "after", "yes")])
             assert await redis.get("after") == b"yes"
             assert await _lane_client_id(redis, lane) != killed
-        finally:
-            await lane.close()
-            await redis.aclose()
 
     run_async(main())
 
 
 def test_a_failed_command_raises_and_the_next_batch_goes_through(redis_url: str) -> None:
     async def main() -> None:
-        redis = connect(redis_url)
-        lane = Lane(redis.connection_pool)
-        try:
+        async with _opened(redis_url) as (redis, lane):
             await redis.set("text", "x")
             failed = False
             try:
@@ -106,9 +106,6 @@ def test_a_failed_command_raises_and_the_next_batch_goes_through(redis_url: str)
             assert await redis.get("before") == b"1"  # commands before it ran
             await lane.send([("SET", "next", "2")])
             assert await redis.get("next") == b"2"
-        finally:
-            await lane.close()
-            await redis.aclose()
 
     run_async(main())
 
@@ -127,12 +124,12 @@ def test_a_burst_of_messages_shares_one_write_and_arrives_in_order(redis_url: st
             await router.start()
             router.later("PING")  # the lane's connection made (its handshake is not counted)
             await _until(lambda: router.pending() == 0)
-            trips = REDIS_ROUND_TRIPS._value.get()
+            trips = _round_trips()
             for i in range(40):
                 router.to_node("n2", {"k": "test", "i": i}, [f'{{"n":{i}}}'])
             assert router.pending() == 40
             await _until(lambda: router.pending() == 0)
-            assert REDIS_ROUND_TRIPS._value.get() - trips == 1
+            assert _round_trips() - trips == 1
             got = []
             while len(got) < 40:
                 raw = await listener.get_message(timeout=5)
