@@ -144,7 +144,7 @@ server {{
     proxy_http_version 1.1;
     proxy_set_header Upgrade $http_upgrade;
     proxy_set_header Connection $connection_upgrade;
-    proxy_set_header Host $host;
+    proxy_set_header Host $http_host;   # with the port: the Origin check compares it
     proxy_read_timeout 120s;
     proxy_next_upstream error timeout http_502 http_503;
     location / {{
