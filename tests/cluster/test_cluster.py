@@ -318,3 +318,13 @@ def test_a_table_socket_reaching_another_node_is_sent_on_to_the_tables_node(
     }
     assert grew[other.name] == {"here": 0, "across": 1, "sent_on": 3}
     assert grew[owner.name] == {"here": 2, "across": 0, "sent_on": 0}
+
+
+def test_send_on_doctests() -> None:
+    """The four cases of where a table socket goes (``table_socket.send_on``)."""
+    import doctest
+
+    from crazy_eights.server.api import table_socket
+
+    results = doctest.testmod(table_socket)
+    assert results.attempted >= 4 and results.failed == 0
