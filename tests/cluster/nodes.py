@@ -131,44 +131,26 @@ class Node:
         return time.monotonic() - started
 
 
-NGINX = """
-map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-map $arg_node $room_upstream {{
-    default room;
-{names}
-}}
-upstream room {{ {servers} }}
-{singles}
-server {{
-    listen {{listen}};
-    proxy_http_version 1.1;
-    proxy_set_header Upgrade $http_upgrade;
-    proxy_set_header Connection $connection_upgrade;
-    proxy_set_header Host $http_host;   # with the port: the Origin check compares it
-    proxy_read_timeout 120s;
-    proxy_next_upstream error timeout http_502 http_503;
-    location / {{
-        proxy_pass http://$room_upstream;
-        error_page 502 504 = @any_node;
-    }}
-    location @any_node {{
-        proxy_pass http://room;
-    }}
-}}
-"""
+# docs/deploy.md's nginx names three nodes: their addresses and names, in order
+DOCS_NODES = [("10.0.0.11:8001", "cards1-8001"), ("10.0.0.11:8002", "cards1-8002")]
+DOCS_NODES.append(("10.0.0.12:8001", "cards2-8001"))
 
 
 def nginx_config(nodes: list[Node]) -> str:
-    """The ``http`` body of docs/deploy.md's nginx in front of ``nodes``: any node for a
-    page or a socket, the named node for a socket that asks for one (``?node=``), any
-    node again when that one is down."""
-    return NGINX.format(
-        names="\n".join(f"    {n.name} node_{n.name};" for n in nodes),
-        servers=" ".join(f"server 127.0.0.1:{n.port} max_fails=1 fail_timeout=5s;" for n in nodes),
-        singles="\n".join(
-            f"upstream node_{n.name} {{ server 127.0.0.1:{n.port}; }}" for n in nodes
-        ),
-    )
+    """The ``http`` body of docs/deploy.md's nginx, as written there, in front of
+    ``nodes`` (up to three): their addresses and names for the guide's, plain HTTP on a
+    loopback port for its HTTPS. Any node for a page or a socket, the named node for a
+    socket that asks for one (``?node=``), any node again when that one is down."""
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    config = text.split("```nginx\n", 1)[1].split("```", 1)[0]
+    assert len(nodes) <= len(DOCS_NODES)
+    for (address, name), node in zip(DOCS_NODES, nodes, strict=False):
+        config = config.replace(address, f"127.0.0.1:{node.port}")
+        config = config.replace(f"{name} ", f"{node.name} ")
+    unused = [part for pair in DOCS_NODES[len(nodes) :] for part in pair]
+    lines = [line for line in config.splitlines() if not any(u in line for u in unused)]
+    lines = [line for line in lines if "server_name" not in line and "ssl_cert" not in line]
+    return "\n".join(lines).replace("listen 443 ssl;", "listen {listen};")
 
 
 def front(proxy_url: str, nodes: list[Node]) -> Node:

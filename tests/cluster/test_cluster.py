@@ -95,6 +95,25 @@ def test_redis_with_a_sqlite_file_is_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "room.db").exists()
 
 
+def test_a_node_name_the_proxy_cannot_route_by_is_refused(tmp_path: Path) -> None:
+    """A node's name travels in a close reason and in ``?node=``: letters, digits, '.',
+    '_' and '-' only."""
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "crazy_eights.server.commands", "serve"),
+            *("--db", "room.db", "--node", "node one"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("node:")
+    assert not (tmp_path / "room.db").exists()
+
+
 def test_nodes_starting_together_migrate_once_and_share_one_lobby(
     cluster: Cluster, postgres_url: str
 ) -> None:

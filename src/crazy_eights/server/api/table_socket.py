@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -32,6 +33,7 @@ MAX_BAD = 20  # malformed messages (draining one every 5 s) before the socket is
 MAX_FLOOD = 40  # rate-limited messages (draining at RATE / 2) before the socket is closed
 TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
 ELSEWHERE = 4307  # close code: the table runs on the node the reason names; reconnect there
+Fate = Literal["here", "across", "sent_on"]  # what came of a table socket (ce_table_sockets)
 
 router = APIRouter()
 
@@ -154,7 +156,7 @@ def send_on(owner: str, here: str, asked: str | None) -> str | None:
     return None if owner in (here, asked) else owner
 
 
-def socket_fate(owner: str, here: str, there: str | None) -> str:
+def socket_fate(owner: str, here: str, there: str | None) -> Fate:
     """How a table socket is counted: at a table of this node, served across nodes, or
     sent on to the table's node."""
     if there is not None:
