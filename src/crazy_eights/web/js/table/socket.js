@@ -9,7 +9,7 @@ import { toast } from "../ui.js";
 const HEARTBEAT_MS = 3000; // a ping this often, to notice a server that stopped answering
 const SILENT_MS = 12000; // nothing heard for this long: the connection is dead, reconnect
 const ELSEWHERE = 4307; // the table runs on the node the close reason names
-const HOPS = 3; // times in a row to follow ELSEWHERE at once, before pausing as for a drop
+const HOPS = 3; // times in a row to follow ELSEWHERE at once; after that, with the usual pause
 
 /** Close codes after which reconnecting cannot help, and what to tell the player. */
 const REFUSED = {
@@ -63,10 +63,10 @@ export class TableSocket {
     ws.onclose = (e) => {
       if (this.closed) return;
       if (closedForBan(e)) return this.on.refused(e.reason);
-      if (e.code === ELSEWHERE && e.reason && this.hops < HOPS) {
-        this.hops += 1;
+      if (e.code === ELSEWHERE && e.reason) {
         this.node = e.reason;
-        return this.connect();
+        this.hops += 1;
+        if (this.hops <= HOPS) return this.connect();
       }
       const refused = REFUSED[e.code];
       if (refused) return this.on.refused(refused(e.reason));
