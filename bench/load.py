@@ -10,10 +10,14 @@ every seat (p50/p95/p99), errors, CPU and memory.
         # one node on SQLite, one node on PostgreSQL, and N nodes on PostgreSQL and Redis
         # (PostgreSQL and Redis started for the run from Debian's binaries, then stopped)
 
-With several nodes, the four seats of a table connect to different nodes (seat i to node
-i mod N), so every move crosses between nodes: the worst case for the fan-out. The setup
-``local`` (``--setups pg,cluster,local``) runs the same nodes with every seat on its
-table's own node: what N processes cost without a move crossing between them. Each
+With several nodes, the four seats of a table first reach different nodes (seat i node
+(k + i) mod N, as a balancer without stickiness spreads them); a node that does not run
+the table sends the socket on (close code 4307 naming the table's node) and the player
+asks for that node, which this script reaches directly, as the proxy of docs/deploy.md
+routes ``?node=``: the path a browser takes. The setup ``crossing``
+(``--setups pg,cluster,crossing``) asks for the table's node through the node it first
+reached, as through a proxy that does not route by node: that node serves the socket
+across nodes and every move crosses between them, the worst case for the fan-out. Each
 setup also says what a move asked of the services (database commits, Redis commands by
 name, counted by the servers themselves).
 """
@@ -34,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 try:
     from orjson import loads
@@ -60,7 +65,8 @@ LOAD_ENV = {
 }
 
 
-LOCAL = ", seats on the table's node"  # the setup whose moves never cross nodes
+CROSSING = ", every move crossing"  # the setup whose proxy does not route by node
+ELSEWHERE = 4307  # close code: the table runs on the node the reason names
 
 
 class Stats:
@@ -90,6 +96,7 @@ class Stats:
 
 async def player(
     url: str,
+    route: dict[str, str],
     cookie: str,
     stats: Stats,
     think: float,
@@ -100,15 +107,15 @@ async def player(
 ) -> None:
     """One seat: answers each turn with a random legal move after about ``think`` s.
 
+    Sent on to the table's node (close code 4307), it asks for that node where ``route``
+    says it is (node name -> the node's address; empty: a proxy that does not route).
+
     Kept lean (orjson, no task per receive) so the client costs little of the CPU the
     server shares with it."""
     loop = asyncio.get_running_loop()
     table = url.rsplit("/", 1)[-1]
     try:
-        async with opening:
-            ws = await connect(
-                url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=120
-            )
+        ws, first = await opened(url, route, cookie, opening)
         async with ws:
             answered = -1
             sends: set[asyncio.Task[None]] = set()
@@ -130,19 +137,20 @@ async def player(
                 if failed is not None and not stop.is_set():
                     stats.error(type(failed).__name__)
 
-            async for raw in ws:
+            def received(raw: str | bytes) -> None:
+                nonlocal answered
                 message = loads(raw)
                 kind = message["type"]
                 if kind == "error":
                     stats.error(message["code"])
-                    continue
+                    return
                 if kind == "welcome":
                     ready[0] += 1
                 elif kind != "state":
-                    continue
+                    return
                 state = message["state"]
                 if state is None:
-                    continue
+                    return
                 if kind == "state":
                     stats.arrived(table, state["version"])
                 if state["legal"] and state["version"] > answered:
@@ -151,6 +159,10 @@ async def player(
                     loop.call_later(
                         think * rng.uniform(0.8, 1.2), move, answered, rng.choice(legal)
                     )
+
+            received(first)
+            async for raw in ws:
+                received(raw)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
@@ -158,18 +170,41 @@ async def player(
             stats.error(type(exc).__name__)
 
 
+async def opened(
+    url: str, route: dict[str, str], cookie: str, opening: asyncio.Semaphore
+) -> tuple[ClientConnection, str | bytes]:
+    """The seat's socket, open at its table (after at most one sending on), and the
+    first message it brought."""
+    async with opening:
+        ws = await connect(
+            url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=120
+        )
+        try:
+            return ws, await ws.recv()
+        except ConnectionClosed as closed:
+            if closed.rcvd is None or closed.rcvd.code != ELSEWHERE:
+                raise
+            node = closed.rcvd.reason
+            base, path = url.split("/ws/", 1)
+            ws = await connect(
+                f"{route.get(node, base)}/ws/{path}?node={node}",
+                additional_headers={"cookie": cookie},
+                max_size=2**20,
+                open_timeout=120,
+            )
+            return ws, await ws.recv()
+
+
 async def make_table(
-    nodes: list[Node], limit: asyncio.Semaphore, number: int, *, spread: bool = True
+    nodes: list[Node], limit: asyncio.Semaphore, number: int
 ) -> list[tuple[Node, str, str]]:
     """Four guests and a classic four-seat match table they all sit at; table k is made
-    (and so run) by node k mod N, and its seat i plays through node (k + i) mod N, or,
-    with ``spread`` off, through node k mod N like every seat of that table."""
+    (and so run) by node k mod N, and its seat i first reaches node (k + i) mod N."""
     nodes = nodes[number % len(nodes) :] + nodes[: number % len(nodes)]
-    via = nodes if spread else nodes[:1]
     async with limit:
         cookies = []
         for seat in range(4):
-            node = via[seat % len(via)]
+            node = nodes[seat % len(nodes)]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 response = await http.post("/api/auth/guest")
                 cookies.append(f"ce_session={response.cookies['ce_session']}")
@@ -180,10 +215,10 @@ async def make_table(
             )
             table = made.json()["id"]
         for seat, cookie in enumerate(cookies[1:], 1):
-            node = via[seat % len(via)]
+            node = nodes[seat % len(nodes)]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 await http.post(f"/api/tables/{table}/sit", json={}, headers={"cookie": cookie})
-        return [(via[s % len(via)], table, c) for s, c in enumerate(cookies)]
+        return [(nodes[s % len(nodes)], table, c) for s, c in enumerate(cookies)]
 
 
 @dataclass
@@ -217,10 +252,8 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
     """The load against running nodes; each node's CPU and memory while measured."""
     setup = time.perf_counter()
     limit = asyncio.Semaphore(8)
-    spread = not name.endswith(LOCAL)
-    made = await asyncio.gather(
-        *(make_table(nodes, limit, k, spread=spread) for k in range(args.tables))
-    )
+    made = await asyncio.gather(*(make_table(nodes, limit, k) for k in range(args.tables)))
+    route = {} if name.endswith(CROSSING) else {node.name: node.ws for node in nodes}
     seats = [seat for table in made for seat in table]
     print(
         f"[{name}] setup: {args.tables} tables, {len(seats)} players in "
@@ -236,6 +269,7 @@ async def measure(name: str, nodes: list[Node], args: argparse.Namespace) -> Res
         asyncio.create_task(
             player(
                 f"{node.ws}/ws/tables/{table}",
+                route,
                 cookie,
                 stats,
                 args.think,
@@ -400,7 +434,7 @@ async def main(args: argparse.Namespace) -> None:
         admin = postgres.start()
         redis_url = redis.start().rstrip("/") + "/0"
         base = admin.rpartition("/")[0]
-        await _create_databases(admin, ["single", "cluster", "local"])
+        await _create_databases(admin, ["single", "cluster", "crossing"])
         results = []
         if "sqlite" in args.setups:
             sqlite = str(folder / "load.db")
@@ -412,13 +446,13 @@ async def main(args: argparse.Namespace) -> None:
             name = f"{args.nodes} nodes, PostgreSQL + Redis"
             cluster = f"{base}/cluster"
             results.append(await run(name, folder, args.nodes, cluster, redis_url, args))
-        if "local" in args.setups:
-            name = f"{args.nodes} nodes, PostgreSQL + Redis{LOCAL}"
-            local = f"{base}/local"
+        if "crossing" in args.setups:
+            name = f"{args.nodes} nodes, PostgreSQL + Redis{CROSSING}"
+            crossing = f"{base}/crossing"
             # a Redis database of its own: the tables the cluster setup left listed there
             # would be taken for orphans, over and over, by nodes that cannot load them
-            local_redis = redis_url.rpartition("/")[0] + "/1"
-            results.append(await run(name, folder, args.nodes, local, local_redis, args))
+            crossing_redis = redis_url.rpartition("/")[0] + "/1"
+            results.append(await run(name, folder, args.nodes, crossing, crossing_redis, args))
     finally:
         redis.stop()
         postgres.stop()
@@ -452,9 +486,9 @@ if __name__ == "__main__":
         type=lambda text: set(text.split(",")),
         default={"sqlite", "pg", "cluster"},
         help=(
-            "with --nodes: which of sqlite,pg,cluster,local to run (sqlite,pg,cluster by "
-            "default; local: the cluster with every seat on its table's own node, so that "
-            "no move crosses between nodes: what being N processes costs by itself)"
+            "with --nodes: which of sqlite,pg,cluster,crossing to run (sqlite,pg,cluster by "
+            "default; crossing: the cluster behind a proxy that does not route by node, so "
+            "that every move crosses between nodes)"
         ),
     )
     parser.add_argument("--profile", help="run each node under cProfile, writing FILE.nodeI")

@@ -23,6 +23,7 @@ from tests.services import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COOKIE = "ce_session"
+ELSEWHERE = 4307  # close code: the table runs on the node the reason names
 
 
 class Node:
@@ -130,6 +131,37 @@ class Node:
         return time.monotonic() - started
 
 
+# docs/deploy.md's nginx names three nodes: their addresses and names, in order
+DOCS_NODES = [("10.0.0.11:8001", "cards1-8001"), ("10.0.0.11:8002", "cards1-8002")]
+DOCS_NODES.append(("10.0.0.12:8001", "cards2-8001"))
+
+
+def nginx_config(nodes: list[Node]) -> str:
+    """The ``http`` body of docs/deploy.md's nginx, as written there, in front of
+    ``nodes`` (up to three): their addresses and names for the guide's, plain HTTP on a
+    loopback port for its HTTPS. Any node for a page or a socket, the named node for a
+    socket that asks for one (``?node=``), any node again when that one is down."""
+    text = (ROOT / "docs" / "deploy.md").read_text()
+    config = text.split("```nginx\n", 1)[1].split("```", 1)[0]
+    assert len(nodes) <= len(DOCS_NODES)
+    for (address, name), node in zip(DOCS_NODES, nodes, strict=False):
+        config = config.replace(address, f"127.0.0.1:{node.port}")
+        config = config.replace(f"{name} ", f"{node.name} ")
+    unused = [part for pair in DOCS_NODES[len(nodes) :] for part in pair]
+    lines = [line for line in config.splitlines() if not any(u in line for u in unused)]
+    lines = [line for line in lines if "server_name" not in line and "ssl_cert" not in line]
+    return "\n".join(lines).replace("listen 443 ssl;", "listen {listen};")
+
+
+def front(proxy_url: str, nodes: list[Node]) -> Node:
+    """A stand-in ``Node`` for the proxy at ``proxy_url``: the players' way in; "running"
+    while the first node is (nginx fails over to the others)."""
+    node = Node(nodes[0].folder, database=nodes[0].database, name="nginx")
+    node.port = int(proxy_url.rsplit(":", 1)[1])
+    node.process = nodes[0].process
+    return node
+
+
 def start_all(nodes: list[Node]) -> list[Node]:
     """Start ``nodes`` together (so they migrate and join at once), then wait for each."""
     for node in nodes:
@@ -167,6 +199,8 @@ class Player:
     state: dict[str, Any] | None = None
     acked: set[int] = field(default_factory=set)
     reconnects: int = 0
+    sent_to: str | None = None  # the node the server sent this seat's socket on to
+    sent_on: int = 0
     messages: int = 0
     over: bool = False
     leaks: list[str] = field(default_factory=list)
@@ -180,17 +214,37 @@ class Player:
 
         while not stop.is_set() and not self.over:
             node = self.nodes[0]
+            asked = f"?node={self.sent_to}" if self.sent_to else ""
             try:
                 async with websockets.connect(
-                    f"{node.ws}/ws/tables/{self.table}",
+                    f"{node.ws}/ws/tables/{self.table}{asked}",
                     additional_headers={"cookie": f"{COOKIE}={self.token}"},
                     open_timeout=10,
                 ) as ws:
                     await self._play(ws, stop)
+            except websockets.ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code == ELSEWHERE:
+                    self.follow(closed.rcvd.reason)
+                    continue
+                await self.reconnect()
             except Exception:
-                self.reconnects += 1  # like a browser behind a balancer: try another node
-                self.nodes.append(self.nodes.pop(0))
-                await asyncio.sleep(0.3)
+                await self.reconnect()
+
+    def follow(self, node: str) -> None:
+        """Sent on to the table's node: ask for it, and go there when it is one of ours
+        (as a proxy that routes ``?node=`` would); otherwise ask through the same node."""
+        self.sent_to = node
+        self.sent_on += 1
+        named = [n for n in self.nodes if n.name == node]
+        if named:
+            self.nodes.remove(named[0])
+            self.nodes.insert(0, named[0])
+
+    async def reconnect(self) -> None:
+        """Like a browser behind a balancer: try another node after a pause."""
+        self.reconnects += 1
+        self.nodes.append(self.nodes.pop(0))
+        await asyncio.sleep(0.3)
 
     async def _play(self, ws: Any, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -1,6 +1,9 @@
 """Two people in Chromium, each on a different node of a three-node room, at one table
 run by the third node; that node is killed with SIGKILL mid-game. Both browsers must
 reconnect on their own and the game must go on to its end, with every move stored once.
+(With no proxy in front, a socket sent on to the table's node comes back to its own
+node and is served across nodes.) And two people through nginx, as docs/deploy.md sets
+it up: their sockets go to the table's node.
 
 This is the by-hand check of cluster mode, played as a person would (Playwright on
 Debian's Chromium); it saves screenshots before and after the kill."""
@@ -16,8 +19,8 @@ import pytest
 from ..e2e.conftest import CHROMIUM, CHROMIUM_ARGS, shot
 from ..e2e.helpers import take_turn, wait_turn
 from .conftest import Cluster
-from .nodes import COOKIE, Node, api, stored_moves
-from .test_cluster import owner_of
+from .nodes import COOKIE, Node, api, front, nginx_config, stored_moves
+from .test_cluster import METRICS_TOKEN, owner_of, table_sockets
 
 pytestmark = [
     pytest.mark.xdist_group("cluster"),
@@ -106,3 +109,49 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
     record = httpx.get(f"{north.url}/api/tables/{table}", cookies={COOKIE: first_token})
     assert record.status_code == 200, record.text
     assert record.json()["status"] == "finished"
+
+
+def test_two_browsers_behind_nginx_play_on_their_tables_node(
+    cluster: Cluster, postgres_url: str, redis_url: str, nginx: Any
+) -> None:
+    """docs/deploy.md's nginx in front of three nodes: the pages go round robin, each
+    browser's table socket is sent on to the node that runs the table and stays there, so
+    no move of the game crosses between nodes."""
+    from playwright.sync_api import sync_playwright
+
+    nodes = cluster(3, CE_METRICS_TOKEN=METRICS_TOKEN)
+    way_in = front(nginx(nginx_config(nodes)).url, nodes)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            first, first_token = _player(browser, way_in)
+            second, second_token = _player(browser, way_in)
+            made = api(way_in, first_token, "POST", "/api/tables", json={"rules": TWO_HUMANS})
+            assert made.status_code == 201, made.text
+            table = made.json()["id"]
+            sat = api(way_in, second_token, "POST", f"/api/tables/{table}/sit", json={})
+            assert sat.status_code == 200, sat.text
+            owner = owner_of(redis_url, table)
+            pages = [first, second]
+            for page in pages:
+                page.goto(f"/#/table/{table}")
+            for page in pages:
+                page.wait_for_selector(".hand .card")
+            deadline = time.monotonic() + 180
+            over = _play_turns(pages, 4, deadline)
+            shot(first, "cluster-nginx-table")
+            sockets = table_sockets(nodes)
+            # both browsers' sockets on the table's node, none served across nodes
+            assert sockets[owner]["here"] >= 2, sockets
+            assert sum(s["across"] for s in sockets.values()) == 0, sockets
+            assert all(s["here"] == 0 for n, s in sockets.items() if n != owner), sockets
+            while not over:
+                over = _play_turns(pages, 1, deadline)
+            for page in pages:
+                assert wait_turn(page) == "over"
+            shot(second, "cluster-nginx-game-over")
+        finally:
+            browser.close()
+    assert owner_of(redis_url, table) in (None, owner)  # the table never changed hands
+    stored = stored_moves(postgres_url, table)
+    assert [n for n, _ in stored] == list(range(len(stored))), "moves gapped or doubled"

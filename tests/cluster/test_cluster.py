@@ -18,7 +18,7 @@ import pytest
 
 from ..conftest import run_async
 from .conftest import Cluster
-from .nodes import ROOT, Node, Player, api, guest, lost_moves
+from .nodes import ROOT, Node, Player, api, front, guest, lost_moves, nginx_config
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -92,6 +92,25 @@ def test_redis_with_a_sqlite_file_is_refused(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "needs PostgreSQL" in done.stderr
+    assert not (tmp_path / "room.db").exists()
+
+
+def test_a_node_name_the_proxy_cannot_route_by_is_refused(tmp_path: Path) -> None:
+    """A node's name travels in a close reason and in ``?node=``: letters, digits, '.',
+    '_' and '-' only."""
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "crazy_eights.server.commands", "serve"),
+            *("--db", "room.db", "--node", "node one"),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("node:")
     assert not (tmp_path / "room.db").exists()
 
 
@@ -225,45 +244,106 @@ def test_rolling_restart_of_three_nodes_during_20_live_games_loses_nothing(
     assert [leak for p in players for leak in p.leaks] == []
 
 
-NGINX = """
-map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
-upstream room {{ {servers} }}
-server {{
-    listen {{listen}};
-    location / {{
-        proxy_pass http://room;
-        proxy_http_version 1.1;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection $connection_upgrade;
-        proxy_set_header Host $host;
-        proxy_read_timeout 120s;
-        proxy_next_upstream error timeout http_502 http_503;
-    }}
-}}
-"""
-
-
 def test_two_nodes_behind_nginx_with_no_stickiness(
-    cluster: Cluster, postgres_url: str, nginx: Any
+    cluster: Cluster, postgres_url: str, redis_url: str, nginx: Any
 ) -> None:
-    nodes = cluster(2)
-    servers = " ".join(f"server 127.0.0.1:{n.port} max_fails=1 fail_timeout=5s;" for n in nodes)
-    proxy = nginx(NGINX.format(servers=servers))
-    front = Node(nodes[0].folder, database=postgres_url, name="nginx")
-    front.port = int(proxy.url.rsplit(":", 1)[1])
-    front.process = nodes[0].process  # "running" while any node is: nginx fails over
-    served_by = {httpx.get(f"{proxy.url}/api/health").json()["node"] for _ in range(6)}
+    """docs/deploy.md's nginx: pages round robin, each table's sockets on its node, and
+    when that node is killed, a socket asking for it reaches another node."""
+    nodes = cluster(2, CE_METRICS_TOKEN=METRICS_TOKEN)
+    way_in = front(nginx(nginx_config(nodes)).url, nodes)
+    served_by = {httpx.get(f"{way_in.url}/api/health").json()["node"] for _ in range(6)}
     assert served_by == {n.name for n in nodes}  # round robin: no stickiness
-    table, first, second = table_of_two(front, front, rules=THREE_PLAYERS | {"target": 100})
-    players = [Player(0, first, table, [front]), Player(1, second, table, [front])]
-    marks: dict[str, int] = {}
+    table, first, second = table_of_two(way_in, way_in, rules=THREE_PLAYERS | {"target": 100})
+    owner = next(n for n in nodes if n.name == owner_of(redis_url, table))
+    players = [Player(0, first, table, [way_in]), Player(1, second, table, [way_in])]
+    players[1].sent_to = owner.name  # as if sent on already: it asks for the owner from the start
+    marks: dict[str, Any] = {}
 
     def script() -> bool:
         if "killed" not in marks and players[0].version > 10:
             marks["killed"] = players[0].version
-            nodes[0].kill()
+            marks["sockets"] = table_sockets(nodes)
+            owner.kill()
         return "killed" in marks and min(p.version for p in players) > marks["killed"] + 20
 
     play(players, script, 120)
     assert "killed" in marks and min(p.version for p in players) > marks["killed"] + 20
     assert lost_moves(postgres_url, players) == []
+    # before the kill, nginx took each seat's socket to the node that runs the table:
+    # one there for each seat, none served across nodes
+    sockets = marks["sockets"]
+    assert sockets[owner.name]["here"] >= 2 and sockets[owner.name]["across"] == 0, sockets
+    assert all(s["here"] == s["across"] == 0 for n, s in sockets.items() if n != owner.name)
+
+
+METRICS_TOKEN = "cluster-metrics"
+
+
+def table_sockets(nodes: list[Node]) -> dict[str, dict[str, float]]:
+    """Each node's ``ce_table_sockets_total`` so far, by where the socket's table ran."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts: dict[str, dict[str, float]] = {}
+    for node in nodes:
+        text = httpx.get(
+            f"{node.url}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"}
+        ).text
+        counts[node.name] = {
+            sample.labels["table"]: sample.value
+            for family in text_string_to_metric_families(text)
+            if family.name == "ce_table_sockets"
+            for sample in family.samples
+            if sample.name == "ce_table_sockets_total"
+        }
+    return counts
+
+
+def test_a_table_socket_reaching_another_node_is_sent_on_to_the_tables_node(
+    cluster: Cluster, redis_url: str
+) -> None:
+    """The socket is closed with 4307 naming the table's node; one that asked for that node
+    and still reached another (a proxy that could not route it) is served across nodes;
+    one that asked for a node the table has left, or for nonsense, is sent on again."""
+    nodes = cluster(2, CE_METRICS_TOKEN=METRICS_TOKEN)
+    table, first, _ = table_of_two(nodes[0], nodes[1])
+    owner = next(n for n in nodes if n.name == owner_of(redis_url, table))
+    other = next(n for n in nodes if n is not owner)
+    before = table_sockets(nodes)
+
+    async def opened(node: Node, asked: str | None) -> tuple[int | None, str]:
+        """The close code and reason, or (None, the first message's type)."""
+        import websockets
+
+        query = "" if asked is None else f"?node={asked}"
+        async with websockets.connect(
+            f"{node.ws}/ws/tables/{table}{query}",
+            additional_headers={"cookie": f"ce_session={first}"},
+        ) as ws:
+            try:
+                return None, json.loads(await asyncio.wait_for(ws.recv(), 10))["type"]
+            except websockets.ConnectionClosed as closed:
+                assert closed.rcvd is not None
+                return closed.rcvd.code, closed.rcvd.reason
+
+    assert run_async(opened(other, None)) == (4307, owner.name)
+    assert run_async(opened(other, "gone-node")) == (4307, owner.name)
+    assert run_async(opened(other, "x" * 500)) == (4307, owner.name)
+    assert run_async(opened(other, owner.name)) == (None, "welcome")  # across nodes
+    assert run_async(opened(owner, None)) == (None, "welcome")
+    assert run_async(opened(owner, other.name)) == (None, "welcome")
+    after = table_sockets(nodes)
+    grew = {
+        name: {k: v - before[name][k] for k, v in counts.items()} for name, counts in after.items()
+    }
+    assert grew[other.name] == {"here": 0, "across": 1, "sent_on": 3}
+    assert grew[owner.name] == {"here": 2, "across": 0, "sent_on": 0}
+
+
+def test_send_on_doctests() -> None:
+    """The four cases of where a table socket goes (``table_socket.send_on``)."""
+    import doctest
+
+    from crazy_eights.server.api import table_socket
+
+    results = doctest.testmod(table_socket)
+    assert results.attempted >= 4 and results.failed == 0

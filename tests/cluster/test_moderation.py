@@ -66,8 +66,9 @@ def test_a_ban_and_a_mute_reach_the_other_node(cluster: Cluster, postgres_url: s
             websockets.connect(
                 f"{second.ws}/ws/tables/{table}", additional_headers=cookie(bob_token)
             ) as at_table,
-            websockets.connect(
-                f"{first.ws}/ws/tables/{table}", additional_headers=cookie(carl_token)
+            websockets.connect(  # served by first, across nodes (see test_blocks)
+                f"{first.ws}/ws/tables/{table}?node={second.name}",
+                additional_headers=cookie(carl_token),
             ) as carl_ws,
         ):
             assert json.loads(await lobby.recv())["type"] == "tables"

@@ -82,6 +82,16 @@ GC_PAUSE_SECONDS = Histogram(
 )
 for _generation in ("0", "1", "2"):
     GC_PAUSE_SECONDS.labels(_generation)
+TABLE_SOCKETS = Counter(
+    "ce_table_sockets",
+    "Table sockets opened, by where their table runs: here, across (on another node, every "
+    "move crossing between nodes: the proxy did not route ?node=), sent_on (closed with "
+    "4307 naming the table's node)",
+    ["table"],
+    registry=REGISTRY,
+)
+for _where in ("here", "across", "sent_on"):
+    TABLE_SOCKETS.labels(_where)
 LEASE_TAKEOVERS = Counter(
     "ce_lease_takeovers",
     "Tables this node took over after their owner's lease lapsed (cluster)",

@@ -30,7 +30,10 @@ class ServerSettings(BaseSettings):
         "PostgreSQL",
     )
     node: str | None = Field(
-        default=None, description="this node's name in a cluster (default: host, pid, a tag)"
+        default=None,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+        description="this node's name in a cluster: letters, digits, '.', '_' and '-', at most "
+        "100 (the proxy routes a table's sockets by it; default: host, pid, a tag)",
     )
     lease_ttl: float = Field(
         default=5.0,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from typing import Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -16,7 +17,7 @@ from ..auth import COOKIE, token_hash
 from ..connection import Conn
 from ..ejection import BANNED
 from ..errors import ApiError
-from ..metrics import ERRORS
+from ..metrics import ERRORS, TABLE_SOCKETS
 from ..presence import Presence, Where
 from ..protocol import ErrorOut, ProtocolError, TableInfo, parse_client
 from ..ratelimit import Guard, Verdict
@@ -31,12 +32,16 @@ BURST = 40.0
 MAX_BAD = 20  # malformed messages (draining one every 5 s) before the socket is closed
 MAX_FLOOD = 40  # rate-limited messages (draining at RATE / 2) before the socket is closed
 TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
+ELSEWHERE = 4307  # close code: the table runs on the node the reason names; reconnect there
+Fate = Literal["here", "across", "sent_on"]  # what came of a table socket (ce_table_sockets)
 
 router = APIRouter()
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) -> None:
+async def table_socket(
+    ws: WebSocket, table_id: str, code: str | None = None, node: str | None = None
+) -> None:
     room = room_of(ws)
     if not origin_allowed(ws, room.settings):
         await ws.accept()
@@ -59,6 +64,11 @@ async def table_socket(ws: WebSocket, table_id: str, code: str | None = None) ->
         return
     if table is None:
         await ws.close(4004, "no such open or running table")
+        return
+    there = send_on(table.node, room.node, node)
+    TABLE_SOCKETS.labels(socket_fate(table.node, room.node, there)).inc()
+    if there is not None:
+        await ws.close(ELSEWHERE, there)
         return
     member = Member(
         account_id=account.id if account else None,
@@ -124,6 +134,34 @@ async def _where(table: TableHandle, table_id: str, account: int | None, code: s
         s.account == account and not s.left for s in info.seats
     )
     return Where("table", table_id if info.public else None, seated=seated)
+
+
+def send_on(owner: str, here: str, asked: str | None) -> str | None:
+    """The node to send a table socket on to: the table's own, so that the moves of the
+    people at a table never cross between nodes. ``asked`` is the node the socket asked
+    for (``?node=``, what the browser sends after being sent on): a socket that asked for
+    the owner and still reached another node came through a proxy that could not route
+    it there (the node is down, or the proxy does not route by node), so it is served
+    here, across nodes, rather than sent round again.
+
+    >>> send_on("b", "a", None)  # a socket for b's table reached a: go to b
+    'b'
+    >>> send_on("b", "a", "b") is None  # it asked for b and still reached a: serve it
+    True
+    >>> send_on("c", "a", "b")  # it asked for b, but the table has moved to c since
+    'c'
+    >>> send_on("", "", None) is None  # one process: every table is here
+    True
+    """
+    return None if owner in (here, asked) else owner
+
+
+def socket_fate(owner: str, here: str, there: str | None) -> Fate:
+    """How a table socket is counted: at a table of this node, served across nodes, or
+    sent on to the table's node."""
+    if there is not None:
+        return "sent_on"
+    return "here" if owner == here else "across"
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import secrets
 import socket
 from collections.abc import Awaitable
@@ -35,7 +36,8 @@ RECONNECT = 1012  # close code that tells a browser to reconnect at once
 
 def node_name() -> str:
     """A name for this node that no other node has: host, process and a random tag."""
-    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:60] or "node"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 class ClusterNode:

@@ -1,11 +1,15 @@
 // The table's WebSocket: it connects, reconnects with a growing pause, pings to notice a
 // connection that went silent, and hands each message, parsed, to its owner. It knows
-// nothing of the game.
+// nothing of the game. In a cluster it goes where the server sends it: a socket that
+// reached a node other than its table's is closed with 4307 naming that node, and the
+// next connection asks for it (`?node=`, which the proxy routes).
 import { closedForBan, socketURL } from "../api.js";
 import { toast } from "../ui.js";
 
 const HEARTBEAT_MS = 3000; // a ping this often, to notice a server that stopped answering
 const SILENT_MS = 12000; // nothing heard for this long: the connection is dead, reconnect
+const ELSEWHERE = 4307; // the table runs on the node the close reason names
+const HOPS = 3; // times in a row to follow ELSEWHERE at once; after that, with the usual pause
 
 /** Close codes after which reconnecting cannot help, and what to tell the player. */
 const REFUSED = {
@@ -24,12 +28,21 @@ export class TableSocket {
     this.retry = 0;
     this.heard = 0; // when the socket last brought anything (performance.now())
     this.closed = false;
+    this.node = null; // the node the server last sent this socket to
+    this.hops = 0; // ELSEWHERE followed since the socket last brought a message
     this.beat = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
     this.connect();
   }
 
+  /** The socket's URL: the table's path, and the node to ask for once sent on. */
+  url() {
+    if (!this.node) return socketURL(this.path);
+    const sep = this.path.includes("?") ? "&" : "?";
+    return socketURL(`${this.path}${sep}node=${encodeURIComponent(this.node)}`);
+  }
+
   connect() {
-    const ws = new WebSocket(socketURL(this.path));
+    const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -44,11 +57,17 @@ export class TableSocket {
         return;
       }
       this.heard = performance.now();
+      this.hops = 0;
       this.on.message(msg);
     };
     ws.onclose = (e) => {
       if (this.closed) return;
       if (closedForBan(e)) return this.on.refused(e.reason);
+      if (e.code === ELSEWHERE && e.reason) {
+        this.node = e.reason;
+        this.hops += 1;
+        if (this.hops <= HOPS) return this.connect();
+      }
       const refused = REFUSED[e.code];
       if (refused) return this.on.refused(refused(e.reason));
       this.on.lost();
