@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.adversarial.loopback import cpu_seconds, rss_kib  # noqa: E402
-from tests.cluster.nodes import Node  # noqa: E402
+from tests.cluster.nodes import ELSEWHERE, Node  # noqa: E402
 from tests.services import Postgres, Redis  # noqa: E402
 
 # Every player of the load signs up and connects from 127.0.0.1: lift the per-address limits.
@@ -66,7 +66,6 @@ LOAD_ENV = {
 
 
 CROSSING = ", every move crossing"  # the setup whose proxy does not route by node
-ELSEWHERE = 4307  # close code: the table runs on the node the reason names
 
 
 class Stats:
@@ -175,24 +174,21 @@ async def opened(
 ) -> tuple[ClientConnection, str | bytes]:
     """The seat's socket, open at its table (after at most one sending on), and the
     first message it brought."""
+    base, path = url.split("/ws/", 1)
     async with opening:
-        ws = await connect(
-            url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=120
-        )
+        ws = await socket(url, cookie)
         try:
             return ws, await ws.recv()
         except ConnectionClosed as closed:
             if closed.rcvd is None or closed.rcvd.code != ELSEWHERE:
                 raise
             node = closed.rcvd.reason
-            base, path = url.split("/ws/", 1)
-            ws = await connect(
-                f"{route.get(node, base)}/ws/{path}?node={node}",
-                additional_headers={"cookie": cookie},
-                max_size=2**20,
-                open_timeout=120,
-            )
-            return ws, await ws.recv()
+        ws = await socket(f"{route.get(node, base)}/ws/{path}?node={node}", cookie)
+        return ws, await ws.recv()
+
+
+def socket(url: str, cookie: str) -> connect:
+    return connect(url, additional_headers={"cookie": cookie}, max_size=2**20, open_timeout=120)
 
 
 async def make_table(

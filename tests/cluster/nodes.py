@@ -17,13 +17,14 @@ from typing import Any
 
 import httpx
 
+from crazy_eights.server.api.table_socket import ELSEWHERE
 from tests.conftest import run_async
 from tests.server.test_tables import cards_in
 from tests.services import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 COOKIE = "ce_session"
-ELSEWHERE = 4307  # close code: the table runs on the node the reason names
+METRICS_TOKEN = "cluster-metrics"  # CE_METRICS_TOKEN of nodes whose /metrics a test reads
 
 
 class Node:
@@ -162,6 +163,25 @@ def front(proxy_url: str, nodes: list[Node]) -> Node:
     return node
 
 
+def table_sockets(nodes: list[Node]) -> dict[str, dict[str, float]]:
+    """Each node's ``ce_table_sockets_total`` so far, by where the socket's table ran."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts: dict[str, dict[str, float]] = {}
+    for node in nodes:
+        text = httpx.get(
+            f"{node.url}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"}
+        ).text
+        counts[node.name] = {
+            sample.labels["where"]: sample.value
+            for family in text_string_to_metric_families(text)
+            if family.name == "ce_table_sockets"
+            for sample in family.samples
+            if sample.name == "ce_table_sockets_total"
+        }
+    return counts
+
+
 def start_all(nodes: list[Node]) -> list[Node]:
     """Start ``nodes`` together (so they migrate and join at once), then wait for each."""
     for node in nodes:
@@ -201,6 +221,7 @@ class Player:
     reconnects: int = 0
     sent_to: str | None = None  # the node the server sent this seat's socket on to
     sent_on: int = 0
+    hops: int = 0  # sent on since the last message
     messages: int = 0
     over: bool = False
     leaks: list[str] = field(default_factory=list)
@@ -223,9 +244,12 @@ class Player:
                 ) as ws:
                     await self._play(ws, stop)
             except websockets.ConnectionClosed as closed:
-                if closed.rcvd is not None and closed.rcvd.code == ELSEWHERE:
+                sent_on = closed.rcvd is not None and closed.rcvd.code == ELSEWHERE
+                if sent_on and closed.rcvd is not None:
                     self.follow(closed.rcvd.reason)
-                    continue
+                    self.hops += 1
+                    if self.hops <= 3:  # like the browser: at once three times in a row
+                        continue
                 await self.reconnect()
             except Exception:
                 await self.reconnect()
@@ -250,6 +274,7 @@ class Player:
         while not stop.is_set():
             message = json.loads(await ws.recv())
             self.messages += 1
+            self.hops = 0
             state = message.get("state") if message["type"] in ("welcome", "state") else None
             if not state:
                 continue

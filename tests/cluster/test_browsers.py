@@ -18,9 +18,19 @@ import pytest
 
 from ..e2e.conftest import CHROMIUM, CHROMIUM_ARGS, shot
 from ..e2e.helpers import take_turn, wait_turn
+from ..server.conftest import eventually
 from .conftest import Cluster
-from .nodes import COOKIE, Node, api, front, nginx_config, stored_moves
-from .test_cluster import METRICS_TOKEN, owner_of, table_sockets
+from .nodes import (
+    COOKIE,
+    METRICS_TOKEN,
+    Node,
+    api,
+    front,
+    nginx_config,
+    stored_moves,
+    table_sockets,
+)
+from .test_cluster import owner_of
 
 pytestmark = [
     pytest.mark.xdist_group("cluster"),
@@ -64,7 +74,7 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
 ) -> None:
     from playwright.sync_api import sync_playwright
 
-    owner, north, south = cluster(3)
+    owner, north, south = cluster(3, CE_METRICS_TOKEN=METRICS_TOKEN)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -84,6 +94,13 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
             deadline = time.monotonic() + 180
             over = _play_turns(pages, 6, deadline)
             shot(first, "cluster-before-kill")
+            # with no proxy in front, each browser was sent on to the table's node (4307),
+            # asked for it (?node=) through its own node and was served there, across
+            sockets = table_sockets([owner, north, south])
+            for node in (north, south):
+                assert sockets[node.name]["sent_on"] >= 1, sockets
+                assert sockets[node.name]["across"] >= 1, sockets
+            assert sockets[owner.name]["here"] == 0, sockets
             before = len(stored_moves(postgres_url, table))
             owner.kill()
             if not over:
@@ -120,7 +137,8 @@ def test_two_browsers_behind_nginx_play_on_their_tables_node(
     from playwright.sync_api import sync_playwright
 
     nodes = cluster(3, CE_METRICS_TOKEN=METRICS_TOKEN)
-    way_in = front(nginx(nginx_config(nodes)).url, nodes)
+    proxy = nginx(nginx_config(nodes))
+    way_in = front(proxy.url, nodes)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
@@ -153,5 +171,14 @@ def test_two_browsers_behind_nginx_play_on_their_tables_node(
         finally:
             browser.close()
     assert owner_of(redis_url, table) in (None, owner)  # the table never changed hands
+    # each sending on was followed by a socket asking nginx for the table's node (nginx
+    # logs an upgraded connection when it closes: the browsers are closed now)
+    sent_on = sum(s["sent_on"] for s in table_sockets(nodes).values())
+    log = proxy.folder / "access.log"
+    eventually(
+        lambda: log.read_text().count(f"?node={owner} ") >= sent_on,
+        f"{sent_on} sockets asking for {owner} in nginx's log",
+        10,
+    )
     stored = stored_moves(postgres_url, table)
     assert [n for n, _ in stored] == list(range(len(stored))), "moves gapped or doubled"

@@ -18,7 +18,18 @@ import pytest
 
 from ..conftest import run_async
 from .conftest import Cluster
-from .nodes import ROOT, Node, Player, api, front, guest, lost_moves, nginx_config
+from .nodes import (
+    METRICS_TOKEN,
+    ROOT,
+    Node,
+    Player,
+    api,
+    front,
+    guest,
+    lost_moves,
+    nginx_config,
+    table_sockets,
+)
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -274,28 +285,6 @@ def test_two_nodes_behind_nginx_with_no_stickiness(
     sockets = marks["sockets"]
     assert sockets[owner.name]["here"] >= 2 and sockets[owner.name]["across"] == 0, sockets
     assert all(s["here"] == s["across"] == 0 for n, s in sockets.items() if n != owner.name)
-
-
-METRICS_TOKEN = "cluster-metrics"
-
-
-def table_sockets(nodes: list[Node]) -> dict[str, dict[str, float]]:
-    """Each node's ``ce_table_sockets_total`` so far, by where the socket's table ran."""
-    from prometheus_client.parser import text_string_to_metric_families
-
-    counts: dict[str, dict[str, float]] = {}
-    for node in nodes:
-        text = httpx.get(
-            f"{node.url}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"}
-        ).text
-        counts[node.name] = {
-            sample.labels["table"]: sample.value
-            for family in text_string_to_metric_families(text)
-            if family.name == "ce_table_sockets"
-            for sample in family.samples
-            if sample.name == "ce_table_sockets_total"
-        }
-    return counts
 
 
 def test_a_table_socket_reaching_another_node_is_sent_on_to_the_tables_node(

@@ -92,7 +92,8 @@ def serve(
     node: Annotated[
         str | None,
         typer.Option(
-            help="This node's name in a cluster (default: host, pid and a tag).",
+            help="This node's name in a cluster, which the proxy routes a table's sockets "
+            "by: letters, digits, '.', '_' and '-' (default: host, pid and a tag).",
             envvar="CE_NODE",
         ),
     ] = None,

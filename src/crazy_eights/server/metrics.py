@@ -87,7 +87,7 @@ TABLE_SOCKETS = Counter(
     "Table sockets opened, by where their table runs: here, across (on another node, every "
     "move crossing between nodes: the proxy did not route ?node=), sent_on (closed with "
     "4307 naming the table's node)",
-    ["table"],
+    ["where"],
     registry=REGISTRY,
 )
 for _where in ("here", "across", "sent_on"):

@@ -11,6 +11,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from .origins import normal_origin
 
+# A cluster node's name: it travels in a close reason (at most 123 bytes) and in ?node=.
+NODE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+
 
 class ServerSettings(BaseSettings):
     """Everything the card room can be told; each field's description is its ``--help``."""
@@ -31,7 +34,7 @@ class ServerSettings(BaseSettings):
     )
     node: str | None = Field(
         default=None,
-        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
+        pattern=NODE_NAME,
         description="this node's name in a cluster: letters, digits, '.', '_' and '-', at most "
         "100 (the proxy routes a table's sockets by it; default: host, pid, a tag)",
     )

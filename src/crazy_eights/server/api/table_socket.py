@@ -33,7 +33,7 @@ MAX_BAD = 20  # malformed messages (draining one every 5 s) before the socket is
 MAX_FLOOD = 40  # rate-limited messages (draining at RATE / 2) before the socket is closed
 TRY_AGAIN = 1013  # close code: the table could not be reached now; reconnect
 ELSEWHERE = 4307  # close code: the table runs on the node the reason names; reconnect there
-Fate = Literal["here", "across", "sent_on"]  # what came of a table socket (ce_table_sockets)
+Fate = Literal["here", "across", "sent_on"]  # what became of a table socket (a metric label)
 
 router = APIRouter()
 
@@ -65,8 +65,8 @@ async def table_socket(
     if table is None:
         await ws.close(4004, "no such open or running table")
         return
-    there = send_on(table.node, room.node, node)
-    TABLE_SOCKETS.labels(socket_fate(table.node, room.node, there)).inc()
+    fate, there = send_on(table.node, room.node, node)
+    TABLE_SOCKETS.labels(fate).inc()
     if there is not None:
         await ws.close(ELSEWHERE, there)
         return
@@ -136,32 +136,30 @@ async def _where(table: TableHandle, table_id: str, account: int | None, code: s
     return Where("table", table_id if info.public else None, seated=seated)
 
 
-def send_on(owner: str, here: str, asked: str | None) -> str | None:
-    """The node to send a table socket on to: the table's own, so that the moves of the
-    people at a table never cross between nodes. ``asked`` is the node the socket asked
-    for (``?node=``, what the browser sends after being sent on): a socket that asked for
-    the owner and still reached another node came through a proxy that could not route
-    it there (the node is down, or the proxy does not route by node), so it is served
-    here, across nodes, rather than sent round again.
+def send_on(owner: str, here: str, asked: str | None) -> tuple[Fate, str | None]:
+    """What becomes of a table socket, and the node to send it on to: the table's own, so
+    that the moves of the people at a table never cross between nodes. ``asked`` is the
+    node the socket asked for (``?node=``, what the browser sends after being sent on): a
+    socket that asked for the owner and still reached another node came through a proxy
+    that could not route it there (the node is down, or the proxy does not route by
+    node), so it is served here, across nodes, rather than sent round again.
 
     >>> send_on("b", "a", None)  # a socket for b's table reached a: go to b
-    'b'
-    >>> send_on("b", "a", "b") is None  # it asked for b and still reached a: serve it
-    True
+    ('sent_on', 'b')
+    >>> send_on("b", "a", "b")  # it asked for b and still reached a: serve it here
+    ('across', None)
     >>> send_on("c", "a", "b")  # it asked for b, but the table has moved to c since
-    'c'
-    >>> send_on("", "", None) is None  # one process: every table is here
-    True
+    ('sent_on', 'c')
+    >>> send_on("a", "a", "b")  # at the table's node, whatever it asked for
+    ('here', None)
+    >>> send_on("", "", None)  # one process: every table is here
+    ('here', None)
     """
-    return None if owner in (here, asked) else owner
-
-
-def socket_fate(owner: str, here: str, there: str | None) -> Fate:
-    """How a table socket is counted: at a table of this node, served across nodes, or
-    sent on to the table's node."""
-    if there is not None:
-        return "sent_on"
-    return "here" if owner == here else "across"
+    if owner == here:
+        return "here", None
+    if owner == asked:
+        return "across", None
+    return "sent_on", owner
 
 
 def opener(ws: WebSocket, account_id: int | None) -> str:

@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from .. import tasks
 from ..errors import ApiError
 from ..metrics import LEASE_TAKEOVERS
+from ..settings import NODE_NAME
 from ..table.actor import TableActor
 from ..table.fanout import LocalFanout, LocalSockets
 from ..table.ops import Op, Part
@@ -36,7 +37,9 @@ RECONNECT = 1012  # close code that tells a browser to reconnect at once
 
 def node_name() -> str:
     """A name for this node that no other node has: host, process and a random tag."""
-    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname())[:60] or "node"
+    host = socket.gethostname()[:60]
+    if not re.fullmatch(NODE_NAME, host):  # a host name a proxy could not route by
+        host = "node"
     return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
 
 

@@ -45,7 +45,6 @@ export class TableSocket {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      this.retry = 0;
       this.heard = performance.now();
       this.on.open();
     };
@@ -57,6 +56,7 @@ export class TableSocket {
         return;
       }
       this.heard = performance.now();
+      this.retry = 0; // counted from the first message: a socket sent on opens first
       this.hops = 0;
       this.on.message(msg);
     };
