@@ -197,10 +197,11 @@ async def make_table(
     """Four guests and a classic four-seat match table they all sit at; table k is made
     (and so run) by node k mod N, and its seat i first reaches node (k + i) mod N."""
     nodes = nodes[number % len(nodes) :] + nodes[: number % len(nodes)]
+    via = [nodes[seat % len(nodes)] for seat in range(4)]
     async with limit:
         cookies = []
         for seat in range(4):
-            node = nodes[seat % len(nodes)]
+            node = via[seat]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 response = await http.post("/api/auth/guest")
                 cookies.append(f"ce_session={response.cookies['ce_session']}")
@@ -211,10 +212,10 @@ async def make_table(
             )
             table = made.json()["id"]
         for seat, cookie in enumerate(cookies[1:], 1):
-            node = nodes[seat % len(nodes)]
+            node = via[seat]
             async with httpx.AsyncClient(base_url=node.url, timeout=60) as http:
                 await http.post(f"/api/tables/{table}/sit", json={}, headers={"cookie": cookie})
-        return [(nodes[s % len(nodes)], table, c) for s, c in enumerate(cookies)]
+        return [(via[seat], table, c) for seat, c in enumerate(cookies)]
 
 
 @dataclass

@@ -133,8 +133,11 @@ class Node:
 
 
 # docs/deploy.md's nginx names three nodes: their addresses and names, in order
-DOCS_NODES = [("10.0.0.11:8001", "cards1-8001"), ("10.0.0.11:8002", "cards1-8002")]
-DOCS_NODES.append(("10.0.0.12:8001", "cards2-8001"))
+DOCS_NODES = [
+    ("10.0.0.11:8001", "cards1-8001"),
+    ("10.0.0.11:8002", "cards1-8002"),
+    ("10.0.0.12:8001", "cards2-8001"),
+]
 
 
 def nginx_config(nodes: list[Node]) -> str:
@@ -244,25 +247,25 @@ class Player:
                 ) as ws:
                     await self._play(ws, stop)
             except websockets.ConnectionClosed as closed:
-                sent_on = closed.rcvd is not None and closed.rcvd.code == ELSEWHERE
-                if sent_on and closed.rcvd is not None:
-                    self.follow(closed.rcvd.reason)
-                    self.hops += 1
-                    if self.hops <= 3:  # like the browser: at once three times in a row
-                        continue
+                rcvd = closed.rcvd
+                if rcvd is not None and rcvd.code == ELSEWHERE and self.follow(rcvd.reason):
+                    continue
                 await self.reconnect()
             except Exception:
                 await self.reconnect()
 
-    def follow(self, node: str) -> None:
+    def follow(self, node: str) -> bool:
         """Sent on to the table's node: ask for it, and go there when it is one of ours
-        (as a proxy that routes ``?node=`` would); otherwise ask through the same node."""
+        (as a proxy that routes ``?node=`` would); otherwise ask through the same node.
+        True to reconnect at once: like the browser, three times in a row at most."""
         self.sent_to = node
         self.sent_on += 1
+        self.hops += 1
         named = [n for n in self.nodes if n.name == node]
         if named:
             self.nodes.remove(named[0])
             self.nodes.insert(0, named[0])
+        return self.hops <= 3
 
     async def reconnect(self) -> None:
         """Like a browser behind a balancer: try another node after a pause."""

@@ -53,6 +53,26 @@ def _player(browser: Any, node: Node) -> tuple[Any, str]:
     return page, token
 
 
+def _seated(
+    browser: Any, maker: Node, ways_in: tuple[Node, Node]
+) -> tuple[list[Any], list[str], str]:
+    """Two guests, signed in through ``ways_in``, at a new two-seat table made and sat at
+    through ``maker``, each at the table's page with cards in hand: (pages, their
+    session tokens, table)."""
+    (first, first_token), (second, second_token) = (_player(browser, n) for n in ways_in)
+    made = api(maker, first_token, "POST", "/api/tables", json={"rules": TWO_HUMANS})
+    assert made.status_code == 201, made.text
+    table = made.json()["id"]
+    sat = api(maker, second_token, "POST", f"/api/tables/{table}/sit", json={})
+    assert sat.status_code == 200, sat.text
+    pages = [first, second]
+    for page in pages:
+        page.goto(f"/#/table/{table}")
+    for page in pages:
+        page.wait_for_selector(".hand .card")
+    return pages, [first_token, second_token], table
+
+
 def _play_turns(pages: list[Any], turns: int, deadline: float) -> bool:
     """Take ``turns`` turns in whichever browser is to move; True once the game is over."""
     taken = 0
@@ -78,19 +98,9 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            first, first_token = _player(browser, north)
-            second, second_token = _player(browser, south)
-            made = api(owner, first_token, "POST", "/api/tables", json={"rules": TWO_HUMANS})
-            assert made.status_code == 201, made.text
-            table = made.json()["id"]
-            sat = api(owner, second_token, "POST", f"/api/tables/{table}/sit", json={})
-            assert sat.status_code == 200, sat.text
+            pages, tokens, table = _seated(browser, owner, (north, south))
+            first, second = pages
             assert owner_of(redis_url, table) == owner.name
-            pages = [first, second]
-            for page in pages:
-                page.goto(f"/#/table/{table}")
-            for page in pages:
-                page.wait_for_selector(".hand .card")
             deadline = time.monotonic() + 180
             over = _play_turns(pages, 6, deadline)
             shot(first, "cluster-before-kill")
@@ -123,7 +133,7 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
     stored = stored_moves(postgres_url, table)
     assert [n for n, _ in stored] == list(range(len(stored))), "moves gapped or doubled"
     assert len(stored) > before
-    record = httpx.get(f"{north.url}/api/tables/{table}", cookies={COOKIE: first_token})
+    record = httpx.get(f"{north.url}/api/tables/{table}", cookies={COOKIE: tokens[0]})
     assert record.status_code == 200, record.text
     assert record.json()["status"] == "finished"
 
@@ -142,19 +152,9 @@ def test_two_browsers_behind_nginx_play_on_their_tables_node(
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            first, first_token = _player(browser, way_in)
-            second, second_token = _player(browser, way_in)
-            made = api(way_in, first_token, "POST", "/api/tables", json={"rules": TWO_HUMANS})
-            assert made.status_code == 201, made.text
-            table = made.json()["id"]
-            sat = api(way_in, second_token, "POST", f"/api/tables/{table}/sit", json={})
-            assert sat.status_code == 200, sat.text
+            pages, _, table = _seated(browser, way_in, (way_in, way_in))
+            first, second = pages
             owner = owner_of(redis_url, table)
-            pages = [first, second]
-            for page in pages:
-                page.goto(f"/#/table/{table}")
-            for page in pages:
-                page.wait_for_selector(".hand .card")
             deadline = time.monotonic() + 180
             over = _play_turns(pages, 4, deadline)
             shot(first, "cluster-nginx-table")

@@ -89,18 +89,20 @@ def owner_of(redis_url: str, table: str) -> str | None:
     return None if value is None else value.decode()
 
 
-def test_redis_with_a_sqlite_file_is_refused(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "crazy_eights.server.commands", "serve"),
-            *("--db", "room.db", "--redis", "redis://127.0.0.1:1/0"),
-        ],
-        cwd=tmp_path,
+def _serve(folder: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """``crazy-eights serve --db room.db FLAGS`` in ``folder``, for settings it refuses."""
+    return subprocess.run(
+        [sys.executable, "-m", "crazy_eights.server.commands", "serve", "--db", "room.db", *flags],
+        cwd=folder,
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
         timeout=60,
     )
+
+
+def test_redis_with_a_sqlite_file_is_refused(tmp_path: Path) -> None:
+    done = _serve(tmp_path, "--redis", "redis://127.0.0.1:1/0")
     assert done.returncode == 2
     assert "needs PostgreSQL" in done.stderr
     assert not (tmp_path / "room.db").exists()
@@ -109,17 +111,7 @@ def test_redis_with_a_sqlite_file_is_refused(tmp_path: Path) -> None:
 def test_a_node_name_the_proxy_cannot_route_by_is_refused(tmp_path: Path) -> None:
     """A node's name travels in a close reason and in ``?node=``: letters, digits, '.',
     '_' and '-' only."""
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "crazy_eights.server.commands", "serve"),
-            *("--db", "room.db", "--node", "node one"),
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    done = _serve(tmp_path, "--node", "node one")
     assert done.returncode == 2
     assert done.stderr.startswith("node:")
     assert not (tmp_path / "room.db").exists()
