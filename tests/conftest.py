@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import threading
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, settings
 
+from .hangs import digest, short, tasks_dump
 from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
 
 T = TypeVar("T")
@@ -163,3 +165,52 @@ def nginx(tmp_path: Path) -> Iterator[Callable[[str], Nginx]]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """After the short summary: for each test that ran out of time, the phase and where
+    each thread was (``tests/hangs.py``), so the end of a long log says what hung."""
+    reports = terminalreporter.stats.get("failed", []) + terminalreporter.stats.get("error", [])
+    hung = [report for report in reports if "from pytest-timeout" in report.longreprtext]
+    if not hung:
+        return
+    terminalreporter.section("what the tests that ran out of time were waiting for")
+    for report in hung:
+        terminalreporter.line(f"{report.nodeid} ({report.when}); main thread: {_main(report)}")
+        dump = "\n".join(text for _, text in report.sections)
+        for line in digest(dump):
+            terminalreporter.line(f"  {line}")
+
+
+def _main(report: pytest.TestReport) -> str:
+    """The main thread's innermost frames, from the failure's traceback."""
+    entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", [])
+    places = [entry.reprfileloc for entry in entries if getattr(entry, "reprfileloc", None)]
+    return (
+        " < ".join(f"{short(place.path)}:{place.lineno}" for place in reversed(places[-4:])) or "?"
+    )
+
+
+# A little before pytest-timeout gives up on a test, the tasks of the event loops that run
+# then are printed into the test's output (``tests/hangs.py``).
+_TASKS_BEFORE = 5.0  # seconds
+_watchers: dict[str, threading.Timer] = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> None:
+    if settings.timeout and settings.timeout > 2 * _TASKS_BEFORE:
+        timer = threading.Timer(
+            settings.timeout - _TASKS_BEFORE, lambda: print(tasks_dump(), flush=True)
+        )
+        timer.daemon = True
+        timer.start()
+        _watchers[item.nodeid] = timer
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_timeout_cancel_timer(item: pytest.Item) -> None:
+    timer = _watchers.pop(item.nodeid, None)
+    if timer is not None:
+        timer.cancel()

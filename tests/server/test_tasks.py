@@ -1,5 +1,6 @@
 """``tasks.stop``: a task that swallows its cancellation (as redis-py sometimes makes a
-loop do) is stopped all the same; one that never stops is left after the patience."""
+loop do) is stopped all the same; one that is cleaning up after its cancellation is not
+interrupted; one that never stops is left after the patience."""
 
 from __future__ import annotations
 
@@ -30,10 +31,32 @@ def test_a_task_that_swallows_its_cancellation_is_stopped() -> None:
         ended: list[str] = []
         task = asyncio.create_task(swallows([3], ended))
         await asyncio.sleep(0)
-        await asyncio.wait_for(tasks.stop(task, None), 5)
+        await asyncio.wait_for(tasks.stop(task, None, again=0.05), 5)
         return ended, task.cancelled()
 
     assert run_async(main()) == (["stopped"], True)
+
+
+def test_a_task_cleaning_up_after_its_cancellation_is_not_asked_again() -> None:
+    """As a task returning a database connection to its pool: asked again meanwhile,
+    SQLAlchemy gives up the connection's graceful close (see ``tasks``)."""
+
+    async def cleans_up(steps: list[str]) -> None:
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            steps.append("cleaning")
+            await asyncio.sleep(0.3)  # the pool's reset of the connection
+            steps.append("clean")
+
+    async def main() -> list[str]:
+        steps: list[str] = []
+        task = asyncio.create_task(cleans_up(steps))
+        await asyncio.sleep(0)
+        await tasks.stop(task)
+        return steps
+
+    assert run_async(main()) == ["cleaning", "clean"]
 
 
 def test_a_task_that_never_stops_is_left_after_the_patience(
