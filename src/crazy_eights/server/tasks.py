@@ -11,10 +11,10 @@ still cleaning up, and a second request interrupts that. One such cleanup is a d
 connection going back to SQLAlchemy's pool: interrupted, SQLAlchemy gives up its graceful
 close of an aiosqlite connection, stops the connection's thread and leaves the close
 running as a task of its own; that task, cancelled by the event loop's shutdown while
-the thread is still busy, then waits forever, and so does the loop's shutdown. Asking
-again every 50 ms did that about once in a thousand stops of tasks caught in their
-queries (a room's test client that never finished its teardown); after a second's
-grace, a cleanup has long ended (none in 12,000).
+the thread is still busy, then waits forever, and so does the loop's shutdown (a room's
+test client that never finished its teardown). Asking again every 50 ms, a script of
+such stops hung within 1,300 rounds in three runs of three; after a second's grace, a
+cleanup has long ended: no hang in 15,000.
 """
 
 from __future__ import annotations
