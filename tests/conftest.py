@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import HealthCheck, settings
 
-from .hangs import digest, short, tasks_dump
+from .hangs import summary, tasks_dump
 from .services import POSTGRES_ENV, REDIS_ENV, Nginx, Postgres, Redis, ServiceUnavailable
 
 T = TypeVar("T")
@@ -177,19 +177,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         return
     terminalreporter.section("what the tests that ran out of time were waiting for")
     for report in hung:
-        terminalreporter.line(f"{report.nodeid} ({report.when}); main thread: {_main(report)}")
-        dump = "\n".join(text for _, text in report.sections)
-        for line in digest(dump):
-            terminalreporter.line(f"  {line}")
-
-
-def _main(report: pytest.TestReport) -> str:
-    """The main thread's innermost frames, from the failure's traceback."""
-    entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", [])
-    places = [entry.reprfileloc for entry in entries if getattr(entry, "reprfileloc", None)]
-    return (
-        " < ".join(f"{short(place.path)}:{place.lineno}" for place in reversed(places[-4:])) or "?"
-    )
+        for line in summary(report):
+            terminalreporter.line(line)
 
 
 # A little before pytest-timeout gives up on a test, the tasks of the event loops that run

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from types import CodeType
 from typing import Any
 
+import pytest
+
 STACK = re.compile(r"^~+ Stack of (?P<name>.+?) \(\d+\) ~+$")
 FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>.+)$')
 # threads that are the test run's own machinery, not the code under test
@@ -50,6 +52,19 @@ def digest(dump: str, frames: int = 4) -> list[str]:
     return lines
 
 
+def summary(report: pytest.TestReport) -> list[str]:
+    """What a test that ran out of time waited on: the test, the phase and the main
+    thread's innermost frames (from the failure's traceback), then ``digest``'s lines
+    of the dump in its output."""
+    entries = getattr(getattr(report.longrepr, "reprtraceback", None), "reprentries", [])
+    places = [entry.reprfileloc for entry in entries if getattr(entry, "reprfileloc", None)]
+    main = " < ".join(f"{short(p.path)}:{p.lineno}" for p in reversed(places[-4:])) or "?"
+    dump = "\n".join(text for _, text in report.sections)
+    return [f"{report.nodeid} ({report.when}); main thread: {main}"] + [
+        f"  {line}" for line in digest(dump)
+    ]
+
+
 def _threads(lines: Iterable[str]) -> Iterable[tuple[str, list[tuple[str, str, str]]]]:
     name: str | None = None
     stack: list[tuple[str, str, str]] = []
@@ -70,7 +85,7 @@ def short(path: str) -> str:
         if marker in path:
             tail = path.rsplit(marker, 1)[1]
             return tail.split("/", 1)[1] if marker == "/lib/python3." else tail
-    return path.rsplit("/", 2)[-2] + "/" + path.rsplit("/", 1)[-1] if "/" in path else path
+    return "/".join(path.split("/")[-2:])
 
 
 def tasks_dump() -> str:

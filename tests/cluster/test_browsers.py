@@ -89,6 +89,14 @@ def _play_turns(pages: list[Any], turns: int, deadline: float) -> bool:
     return False
 
 
+def _play_out(pages: list[Any], over: bool, deadline: float) -> None:
+    """Play to the game's end (unless ``over`` already); every browser then shows it."""
+    while not over:
+        over = _play_turns(pages, 1, deadline)
+    for page in pages:
+        assert wait_turn(page) == "over"
+
+
 def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
     cluster: Cluster, postgres_url: str, redis_url: str
 ) -> None:
@@ -123,10 +131,7 @@ def test_two_browsers_on_two_nodes_play_on_when_the_tables_node_is_killed(
                     raise
             shot(second, "cluster-after-kill")
             assert owner_of(redis_url, table) in (north.name, south.name)
-            while not over:
-                over = _play_turns(pages, 1, deadline)
-            for page in pages:
-                assert wait_turn(page) == "over"
+            _play_out(pages, over, deadline)
             shot(first, "cluster-game-over")
         finally:
             browser.close()
@@ -163,10 +168,7 @@ def test_two_browsers_behind_nginx_play_on_their_tables_node(
             assert sockets[owner]["here"] >= 2, sockets
             assert sum(s["across"] for s in sockets.values()) == 0, sockets
             assert all(s["here"] == 0 for n, s in sockets.items() if n != owner), sockets
-            while not over:
-                over = _play_turns(pages, 1, deadline)
-            for page in pages:
-                assert wait_turn(page) == "over"
+            _play_out(pages, over, deadline)
             shot(second, "cluster-nginx-game-over")
         finally:
             browser.close()
